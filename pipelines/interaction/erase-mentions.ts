@@ -2,17 +2,19 @@ import type { Stores } from '../../graph/stores.js';
 import type { TenantId } from '../../graph/types.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { MemoryIndexer } from '../memory/memory-indexer.js';
+import { speakerLockKey } from '../memory/subject-lock.js';
 import { ENTITY_COLLECTION } from '../retrieval/left-brain-job.js';
 import { entityKey } from '../../graph/core/ids.js';
 import { derivedSlotOf, type DerivedSlot } from './derived-attributes.js';
-import { candidateFragments, identifyingValues, redactText } from './redact-mentions.js';
+import { candidateFragments, identifyingValues, isContactSlot, redactText } from './redact-mentions.js';
 
 /** How many candidate utterances are read at once. */
 const PAGE = 500;
 
 /**
  * The identifying values participant `participantId` gave (`identifyingValues`): their profile attributes and the
- * slots of their own facts (`factIds`, history included) of contact kinds, and what their own words (`texts`) hold.
+ * slots of their own facts (`factIds`, history included) of contact kinds, and what their own words (`texts`) hold;
+ * less any a living participant also holds (`heldByLiving`: a spouse's shared address or landline).
  */
 export async function statedValues(stores: Stores, tenant: TenantId, participantId: string, factIds: readonly string[], texts: readonly string[]): Promise<string[]> {
   const person = await stores.graph.getParticipant(tenant, participantId);
@@ -21,7 +23,52 @@ export async function statedValues(stores: Stores, tenant: TenantId, participant
     const page = await stores.memory.listFacts(tenant, { ids: factIds.slice(i, i + 1000), includeHistory: true, limit: 1000 });
     for (const f of page) if (f.subjectId === participantId && f.slot && f.value) stated.push({ key: f.slot, value: f.value });
   }
-  return identifyingValues(stated, texts);
+  const values = identifyingValues(stated, texts);
+  const held = await heldByLiving(stores, tenant, participantId, values);
+  return values.filter((v) => !held.some((text) => redactText(text, [], [v]) !== text));
+}
+
+/** Words by which a speaker states a value as their own: "my address is", "our landline", "we live at", "call me on". */
+const STATES_OWN = /\b(?:my|our)\b|\b(?:I|we)\s*(?:live|lived|am|'m|are|'re)\b|\b(?:call|ring|reach|phone|text|email|e-mail|write to|find)\s+(?:me|us)\b/i;
+
+/**
+ * Texts in which a living participant (anyone but `participantId`) holds one of `values`: the values of their profile
+ * attributes, their own turns stating one as theirs (`STATES_OWN`: "My address is 12 Elm Street"), and the contact
+ * slot values of facts about them made from turns holding one. Such a value is never redacted: it is theirs too.
+ */
+async function heldByLiving(stores: Stores, tenant: TenantId, participantId: string, values: readonly string[]): Promise<string[]> {
+  if (values.length === 0) return [];
+  const held: string[] = [];
+  for (let after: { createdAt: string; id: string } | undefined; ;) {
+    const page = await stores.graph.listParticipants(tenant, { limit: PAGE, ...(after ? { after } : {}) });
+    for (const p of page) {
+      if (p.id === participantId) continue;
+      for (const [key, value] of Object.entries(p.attributes)) if (!key.startsWith('$') && (typeof value === 'string' || typeof value === 'number')) held.push(String(value));
+    }
+    if (page.length < PAGE) break;
+    const last = page[page.length - 1]!;
+    after = { createdAt: last.createdAt, id: last.id };
+  }
+  const turns: string[] = [];
+  const fragments = candidateFragments([], values);
+  for (let afterId: string | undefined; fragments.length > 0;) {
+    const page = await stores.graph.utterancesContaining(tenant, fragments, { limit: PAGE, ...(afterId ? { afterId } : {}) });
+    for (const u of page) {
+      if (u.speakerId === participantId) continue;
+      turns.push(u.id);
+      if (STATES_OWN.test(u.text)) held.push(u.text);
+    }
+    if (page.length < PAGE) break;
+    afterId = page[page.length - 1]!.id;
+  }
+  for (let i = 0; i < turns.length; i += 1000) {
+    const made = [...new Set([...(await stores.memory.processedFactsOf(tenant, turns.slice(i, i + 1000))).values()].flat())];
+    for (let j = 0; j < made.length; j += 1000) {
+      const facts = await stores.memory.listFacts(tenant, { ids: made.slice(j, j + 1000), includeHistory: true, limit: 1000 });
+      for (const f of facts) if (f.subjectId !== participantId && f.slot && f.value && isContactSlot(f.slot)) held.push(f.value);
+    }
+  }
+  return held;
 }
 
 /** What redacting other people's turns needs of the erasure's plan. */
@@ -76,10 +123,16 @@ export async function redactMentions(
 export async function reindexWithout(deps: { stores: Stores; embedder: TextEmbedder }, tenant: TenantId, participantId: string, utteranceIds: readonly string[]): Promise<void> {
   const indexer = new MemoryIndexer(deps.stores.vectors, deps.stores.lexical, deps.embedder);
   for (const id of utteranceIds) {
-    const u = await deps.stores.graph.getUtterance(tenant, id);
-    if (!u) continue;
-    const [vector] = await indexer.vectorsFor(tenant, [{ id: u.id, layer: 'interaction', text: u.text }]);
-    if (vector) await indexer.indexUtterance(tenant, { ...u, addresseeIds: u.addresseeIds.filter((a) => a !== participantId) }, vector);
+    const speaker = (await deps.stores.graph.getUtterance(tenant, id))?.speakerId;
+    if (!speaker) continue;
+    // Under the speaker's lock, which a consolidation job indexing the turn holds: one that read it before the rewrite
+    // finds it changed, or has indexed the old text before this indexes the new one.
+    await deps.stores.locks.withLock([speakerLockKey(tenant, speaker)], async () => {
+      const u = await deps.stores.graph.getUtterance(tenant, id);
+      if (!u) return;
+      const [vector] = await indexer.vectorsFor(tenant, [{ id: u.id, layer: 'interaction', text: u.text }]);
+      if (vector) await indexer.indexUtterance(tenant, { ...u, addresseeIds: u.addresseeIds.filter((a) => a !== participantId) }, vector);
+    });
   }
 }
 

@@ -122,7 +122,9 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       // Checked and written under the speaker's lock, which an erasure takes to remove them (`speakerLockKey`): written
       // before they leave the graph (and erased with them), or not at all.
       const indexed = await locks.withLock([speakerLockKey(tenant, u.speakerId)], async () => {
-        if (await erasedMeanwhile(deps.graph, tenant, utteranceId)) return false;
+        // Erased, given to another speaker, or rewritten (an erasure redacted a name in it) since this job read it: the
+        // text read then is never indexed again; whatever changed it indexes it as it reads now.
+        if (!(await unchangedSince(deps.graph, tenant, u))) return false;
         await indexer.indexUtterance(tenant, u, vectors[0] as Float32Array);
         if (facts.length > 0) await indexer.indexFacts(tenant, facts.map((fact, i) => ({ fact, vector: vectors[i + 1] as Float32Array })));
         return true;
@@ -151,9 +153,9 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
     // The speaker's lock too, always (a turn with no facts has no subject): an erasure removes them under it.
     const keys = [...new Set([speakerLockKey(tenant, u.speakerId), ...consolidationLockKeys(tenant, sessionId, extraction), ...withdrawing])];
     const ops = await locks.withLock(keys, async (lost) => {
-      const current = await deps.graph.getUtterance(tenant, utteranceId);
       // Erased, or given to another speaker since this job read it: that move's own job consolidates it for the new one.
-      if (current === null || current.speakerId !== u.speakerId) return [];
+      // Rewritten since (an erasure redacted someone's name or number in it): nothing of the text read then is written.
+      if (!(await unchangedSince(deps.graph, tenant, u))) return [];
       // Another delivery of this job finished while this one waited: nothing left to write.
       const now = await deps.memory.processedFacts(tenant, utteranceId);
       const stillMoved = now === null ? [] : await movedFacts(deps, tenant, u, now);
@@ -262,9 +264,12 @@ export function consolidationLockKeys(tenant: TenantId, sessionId: string, extra
 
 
 /**
- * True when the utterance was erased while the job waited on the embedder or for its lock: nothing
- * of it may be written back. (With the embedded stores the job's writes after this check run without a pause.)
+ * False when the utterance was erased, given to another speaker, or its text or addressees rewritten (an erasure's
+ * redaction) while the job waited on the embedder or for its lock: nothing of `u` as read may be written back. (With
+ * the embedded stores the job's writes after this check run without a pause.)
  */
-async function erasedMeanwhile(graph: GraphStore, tenant: TenantId, utteranceId: string): Promise<boolean> {
-  return (await graph.getUtterance(tenant, utteranceId)) === null;
+async function unchangedSince(graph: GraphStore, tenant: TenantId, u: Utterance): Promise<boolean> {
+  const current = await graph.getUtterance(tenant, u.id);
+  return current !== null && current.speakerId === u.speakerId && current.text === u.text
+    && JSON.stringify([...current.addresseeIds].sort()) === JSON.stringify([...u.addresseeIds].sort());
 }

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
+import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
+import { speakerLockKey } from '../../pipelines/memory/subject-lock.js';
 import { cosine } from '../../pipelines/embeddings/text-embedder.js';
 import { ParleyClient } from '../../clients/typescript/src/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -96,5 +98,73 @@ for (const deployment of deployments('erase-readback')) describe(`erasure of a c
     assert.deepEqual(await lexical.search(tenant, 'example', 5), [], 'the redacted note\'s keyword entry was written again');
     assert.deepEqual(await lexical.search(tenant, 'Drossmark Vessingham', 5), []);
     assert.deepEqual((await api.interactions({ session_id: 'readback-crash' })).map((u) => u.text), [REDACTED, 'Thanks, I have [erased] on file now.'].reverse());
+  });
+
+  test('what a living spouse holds, dates, amounts, years and words stay; his own mobile and name in a read-back go', async () => {
+    const kept = [
+      'My address is 27 Birch Road, Orlwick, and our landline is 01632 960111.',
+      'Will you call back? We opened on 2024-01-15, open 10.00-12.00, it cost 1 000 000.',
+      'In 1985 we opened; your total is 45.72 and my favourite is 2024.',
+    ];
+    const posted = await api.postUtterances('spouses', [
+      { speaker: 'Will Hale', text: 'Our landline is 01632 960111, we live at 27 Birch Road, Orlwick, my mobile is 07700 900461.' },
+      { speaker: 'Will Hale', text: 'We met on 2024-01-15, open 10.00-12.00, it cost 1 000 000.' },
+      { speaker: 'Sarah Hale', text: kept[0]! },
+      { speaker: 'Agent Rook', text: kept[1]!, addressees: ['Will Hale'] },
+      { speaker: 'Agent Rook', text: kept[2]!, addressees: ['Sarah Hale'] },
+      { speaker: 'Agent Rook', text: 'So that is Will Hale, mobile 07700 900461, right?', addressees: ['Will Hale'] },
+    ]);
+    await drainConsolidation(t.app.stores.queue, 120_000);
+    const speakers = await api.interactions({ session_id: 'spouses' });
+    const willId = speakers.find((u) => u.speaker.name === 'Will Hale')!.speaker.id;
+    const sarahId = speakers.find((u) => u.speaker.name === 'Sarah Hale')!.speaker.id;
+    await api.updateParticipant(willId, { attributes: { home_address: '27 Birch Road, Orlwick', town_address: 'London', dob: '1985', favourite_number: '2024', order_number: '4572' } });
+    await api.updateParticipant(sarahId, { attributes: { home_address: '27 Birch Road, Orlwick' } });
+    const factsOf = async (): Promise<string[]> => (await t.app.stores.memory.listFacts(tenant, { subjectId: sarahId, limit: 1000 })).map((f) => f.content).sort();
+    const sarahFacts = await factsOf();
+    await api.eraseParticipant(willId);
+    const texts = new Map((await api.interactions({ session_id: 'spouses' })).map((u) => [u.id, u.text]));
+    assert.equal(texts.get(posted.utterance_ids[2]!), kept[0], 'Sarah\'s own address and landline stay');
+    assert.equal(texts.get(posted.utterance_ids[3]!), kept[1], 'a name used as a word, dates, times and amounts stay');
+    assert.equal(texts.get(posted.utterance_ids[4]!), kept[2], 'a bare year, a decimal and a favourite number stay');
+    assert.equal(texts.get(posted.utterance_ids[5]!), 'So that is [erased], mobile [erased], right?');
+    assert.deepEqual(await factsOf(), sarahFacts, 'Sarah\'s facts stay');
+  });
+
+  test('a job that read the read-back before it was redacted never indexes the old text', async () => {
+    const { callerId, readbackId } = await call('readback-race');
+    const agentId = (await api.interactions({ session_id: 'readback-race' })).find((u) => u.speaker.name === 'Agent Rook')!.speaker.id;
+    const { locks, queue } = t.app.stores;
+    const realWithLock = locks.withLock.bind(locks);
+    // A re-index of the agent's turn (as a merge queues) has read it and waits for the agent's lock until the erasure is done.
+    let blocked = false;
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    locks.withLock = (async (keys, work) => {
+      if (!blocked && keys.includes(speakerLockKey(tenant, agentId))) {
+        blocked = true;
+        await held;
+      }
+      return realWithLock(keys, work);
+    }) as typeof locks.withLock;
+    try {
+      await queue.enqueue(CONSOLIDATION_JOB, { tenant, sessionId: 'readback-race', utteranceId: readbackId }, { jobId: `race-${readbackId}` });
+      const deadline = Date.now() + 120_000;
+      while (!blocked) {
+        assert.ok(Date.now() < deadline, 'the re-index job reached the agent\'s lock');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await api.eraseParticipant(callerId);
+    } finally {
+      release();
+      locks.withLock = realWithLock;
+    }
+    await drainConsolidation(queue, 120_000);
+    for (const words of ['Drossmark', 'Vessingham', '0142']) {
+      assert.deepEqual(await t.app.stores.lexical.search(tenant, words, 5), [], `keyword search finds no "${words}"`);
+    }
+    const [point] = await t.app.stores.vectors.get(tenant, 'memory_interaction', [readbackId]);
+    const [now] = await t.app.models.textEmbedder.embed([REDACTED]);
+    assert.ok(point && cosine(point.vector, now!) > 0.99, 'its vector is of the redacted text');
   });
 });

@@ -36,3 +36,34 @@ describe('what an erasure redacts in other people\'s turns', () => {
     }
   });
 });
+
+describe('what an erasure never redacts: dates, times, amounts, towns, years, ordinary words', () => {
+  test('only phone-shaped numbers of his own words count: never a date, a time range or an amount', () => {
+    const own = ['We met on 2024-01-15 and 15/01/2024, open 10.00-12.00, it cost 1 000 000 or 1,000,000.'];
+    assert.deepEqual(identifyingValues([], own), []);
+    assert.deepEqual(identifyingValues([], ['Ring me on 020 7946 0958.']), ['020 7946 0958']);
+  });
+
+  test('an address slot holding only a town, a dob of a bare year and a favourite number give nothing', () => {
+    assert.deepEqual(identifyingValues([
+      { key: 'home_address', value: 'London' }, { key: 'dob', value: '1985' }, { key: 'favourite_number', value: '2024' },
+      { key: 'date_of_birth', value: '1985' },
+    ], []), []);
+    assert.deepEqual(identifyingValues([{ key: 'dob', value: '1985-03-15' }, { key: 'order_number', value: '4572' }], []).sort(), ['1985-03-15', '4572']);
+  });
+
+  test('a number never matches inside a decimal or a longer number', () => {
+    for (const text of ['The total was 45.72 pounds.', 'It was 4572.5 metres.', 'Ref 14572 is another.']) {
+      assert.equal(redactText(text, [], ['4572']), text);
+    }
+    assert.equal(redactText('Order 4572 shipped.', [], ['4572']), 'Order [erased] shipped.');
+  });
+
+  test('a name that is also a word is redacted only capitalised mid-sentence or as the addressee', () => {
+    assert.equal(redactText('Will you call back?', ['Will'], []), 'Will you call back?');
+    assert.equal(redactText('Mark the date.', ['Mark Bell', 'Mark'], []), 'Mark the date.');
+    assert.equal(redactText('I told Will and Mark Bell about it.', ['Will', 'Mark Bell', 'Mark'], []), 'I told [erased] and [erased] about it.');
+    assert.equal(redactText('Thanks, Will. Will, can you hear me?', ['Will'], []), 'Thanks, [erased]. [erased], can you hear me?');
+    assert.equal(redactText('In May we opened. Thanks, May.', ['May'], []), 'In May we opened. Thanks, [erased].');
+  });
+});
