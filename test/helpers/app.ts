@@ -46,6 +46,12 @@ export async function startTestAppWithClient(env: Record<string, string> = {}): 
   return { t, api: new ParleyClient({ baseUrl: t.httpUrl }) };
 }
 
+/** An SDK client of `t` that sends the API key of a deployment's `authorization` header (`Bearer …`), when it has one. */
+export function clientFor(t: TestApp, headers: Readonly<Record<string, string>>): ParleyClient {
+  const key = headers.authorization?.replace(/^Bearer /, '');
+  return new ParleyClient({ baseUrl: t.httpUrl, ...(key ? { apiKey: key } : {}) });
+}
+
 /**
  * {@link startTestApp} for voice tests: one inference worker, the audio backlog bound lifted (behaviour, not speed, on a
  * busy machine), `env` on top, `options`' clocks; the speech models are loaded before it returns, as the real server does at start-up.

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { ParleyClient, type MemoryItem } from '../../clients/typescript/src/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { clientFor, startTestApp, type TestApp } from '../helpers/app.js';
 import { deployments } from '../helpers/deployments.js';
 
 const shown = (items: readonly MemoryItem[]): string => items.map((i) => `${i.layer}${i.superseded ? ' (superseded)' : ''}: ${i.text}`).join(' | ');
@@ -19,7 +19,7 @@ for (const deployment of deployments('t9al')) describe(`an allergy corrected, as
 
   before(async () => {
     t = await startTestApp(deployment.env);
-    api = new ParleyClient({ baseUrl: t.httpUrl, ...(deployment.headers.authorization ? { apiKey: deployment.headers.authorization.replace(/^Bearer /, '') } : {}) });
+    api = clientFor(t, deployment.headers);
     await api.postUtterances('home-1', [
       { speaker: 'Donna', addressees: ['Ben'], text: "Hi, I'm Donna.", time: '2026-12-05T09:00:00Z' },
       { speaker: 'Ben', addressees: ['Donna'], text: 'please remember that I am allergic to nuts', time: '2026-12-05T09:01:00Z' },

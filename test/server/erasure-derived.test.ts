@@ -3,8 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { cosine } from '../../pipelines/embeddings/text-embedder.js';
 import { ENTITY_COLLECTION } from '../../pipelines/retrieval/left-brain-job.js';
-import { ParleyClient } from '../../clients/typescript/src/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { clientFor, startTestApp, type TestApp } from '../helpers/app.js';
 import { deployments, type Deployment } from '../helpers/deployments.js';
 import { leaksOf, neo4jRows, sqliteRows, type ErasedPerson, type ScannedRow } from '../helpers/erasure-scan.js';
 
@@ -50,7 +49,7 @@ for (const deployment of deployments('erase-derived')) describe(`erasure of what
   });
 
   test('entities, their vectors and schemas built from their words and questions about them go; others\' words stay', async () => {
-    const api = new ParleyClient({ baseUrl: t.httpUrl, ...(deployment.headers.authorization ? { apiKey: deployment.headers.authorization.replace(/^Bearer /, '') } : {}) });
+    const api = clientFor(t, deployment.headers);
     const posted = await api.postUtterances('erase-derived', SAID);
     await drainConsolidation(t.app.stores.queue, 120_000);
     for (const question of [...QUESTIONS, ...QUESTIONS]) await api.query({ question });

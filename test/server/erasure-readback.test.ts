@@ -5,7 +5,7 @@ import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
 import { speakerLockKey } from '../../pipelines/memory/subject-lock.js';
 import { cosine } from '../../pipelines/embeddings/text-embedder.js';
 import { ParleyClient } from '../../clients/typescript/src/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { clientFor, startTestApp, type TestApp } from '../helpers/app.js';
 import { deployments, type Deployment } from '../helpers/deployments.js';
 import { leaksOf, neo4jRows, sqliteRows, type ScannedRow } from '../helpers/erasure-scan.js';
 
@@ -24,7 +24,7 @@ for (const deployment of deployments('erase-readback')) describe(`erasure of a c
   const { tenant } = deployment;
   before(async () => {
     t = await startTestApp(deployment.env);
-    api = new ParleyClient({ baseUrl: t.httpUrl, ...(deployment.headers.authorization ? { apiKey: deployment.headers.authorization.replace(/^Bearer /, '') } : {}) });
+    api = clientFor(t, deployment.headers);
   });
   after(async () => {
     await t?.close();

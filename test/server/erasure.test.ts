@@ -4,10 +4,9 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
-import { startVoiceTestApp, type TestApp } from '../helpers/app.js';
+import { clientFor, startVoiceTestApp, type TestApp } from '../helpers/app.js';
 import { deployments } from '../helpers/deployments.js';
 import { TestWsClient } from '../helpers/ws-client.js';
-import { ParleyClient } from '../../clients/typescript/src/index.js';
 
 /** Every file under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
@@ -39,7 +38,7 @@ for (const deployment of deployments('erase')) describe(`erasure of a person, ${
     const finals = c.events.filter((e) => e.type === 'transcript.final');
     assert.ok(finals.length >= 1);
     const id = (finals[0]!.speaker as { id: string }).id;
-    const api = new ParleyClient({ baseUrl: t.httpUrl, ...(deployment.headers.authorization ? { apiKey: deployment.headers.authorization.replace(/^Bearer /, '') } : {}) });
+    const api = clientFor(t, deployment.headers);
     assert.equal((await api.updateParticipant(id, { name: 'Zephyrine Quaxley' })).name, 'Zephyrine Quaxley');
     // Their words, and someone else's that must stay.
     const posted = await api.postUtterances('erase-text', [
@@ -90,7 +89,7 @@ for (const deployment of deployments('erase')) describe(`erasure of a person, ${
   });
 
   test('a consolidation job indexing their utterance while the erasure runs leaves nothing behind', async () => {
-    const api = new ParleyClient({ baseUrl: t.httpUrl, ...(deployment.headers.authorization ? { apiKey: deployment.headers.authorization.replace(/^Bearer /, '') } : {}) });
+    const api = clientFor(t, deployment.headers);
     const posted = await api.postUtterances('erase-race', [{ speaker: 'Orsolya Ventrik', text: 'I breed axolotls in Quenwick.' }]);
     await drainConsolidation(t.app.stores.queue, 120_000);
     const id = (await api.interactions({ session_id: 'erase-race' }))[0]!.speaker.id;
@@ -111,7 +110,7 @@ for (const deployment of deployments('erase')) describe(`erasure of a person, ${
   });
 
   test('an erasure cut short by a failing store leaves the person in place, and repeating it finishes', async () => {
-    const api = new ParleyClient({ baseUrl: t.httpUrl, ...(deployment.headers.authorization ? { apiKey: deployment.headers.authorization.replace(/^Bearer /, '') } : {}) });
+    const api = clientFor(t, deployment.headers);
     const posted = await api.postUtterances('erase-retry', [
       { speaker: 'Quillon Varbeck', text: 'I repair harpsichords in Dunmorrow and I volunteer at the lighthouse.' },
       { speaker: 'Ben', text: 'Quillon, that is a rare trade.', addressees: ['Quillon Varbeck'] },

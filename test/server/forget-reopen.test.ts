@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { ParleyClient } from '../../clients/typescript/src/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { clientFor, startTestApp, type TestApp } from '../helpers/app.js';
 import { deployments } from '../helpers/deployments.js';
 import { TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
 
@@ -14,8 +14,7 @@ for (const deployment of deployments('forget-reopen')) describe(`forgetting reop
   const { headers } = deployment;
   before(async () => {
     t = await startTestApp(deployment.env);
-    const key = headers.authorization?.replace(/^Bearer /, '');
-    api = new ParleyClient({ baseUrl: t.httpUrl, ...(key ? { apiKey: key } : {}) });
+    api = clientFor(t, headers);
   });
   after(async () => {
     await t?.close();

@@ -4,7 +4,7 @@ import type { NewFact } from '../../graph/memory-store.js';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { MemoryIndexer } from '../../pipelines/memory/memory-indexer.js';
 import { ParleyClient, ParleyError } from '../../clients/typescript/src/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { clientFor, startTestApp, type TestApp } from '../helpers/app.js';
 import { deployments } from '../helpers/deployments.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 
@@ -14,8 +14,7 @@ for (const deployment of deployments('forget')) describe(`forgetting utterances 
   const { tenant, headers } = deployment;
   before(async () => {
     t = await startTestApp(deployment.env);
-    const key = headers.authorization?.replace(/^Bearer /, '');
-    api = new ParleyClient({ baseUrl: t.httpUrl, ...(key ? { apiKey: key } : {}) });
+    api = clientFor(t, headers);
   });
   after(async () => {
     await t?.close();

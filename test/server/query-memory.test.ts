@@ -6,7 +6,7 @@ import { Neo4jVoiceprintStore } from '../../graph/neo4j/neo4j-voiceprint-store.j
 import { collectionFor } from '../../pipelines/memory/collections.js';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { ParleyClient, type MemoryItem } from '../../clients/typescript/src/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { clientFor, startTestApp, type TestApp } from '../helpers/app.js';
 import { deployments } from '../helpers/deployments.js';
 
 for (const deployment of deployments('qm')) describe(`POST /v1/query answers from memory: facts with their validity, not only turns (real consolidation), ${deployment.name}`, { skip: deployment.skip }, () => {
@@ -17,7 +17,7 @@ for (const deployment of deployments('qm')) describe(`POST /v1/query answers fro
 
   before(async () => {
     t = await startTestApp(deployment.env);
-    api = new ParleyClient({ baseUrl: t.httpUrl, ...(deployment.headers.authorization ? { apiKey: deployment.headers.authorization.replace(/^Bearer /, '') } : {}) });
+    api = clientFor(t, deployment.headers);
     await api.postUtterances('demo', [
       { speaker: 'Ana', text: 'Ben, I will send you the draft on Friday.', time: '2026-11-02T10:00:00Z' },
       { speaker: 'Ben', text: 'Thanks Ana. I am flying to Lisbon next week.', time: '2026-11-02T10:00:30Z' },
