@@ -89,14 +89,30 @@ async function pendingDone(app: FastifyInstance): Promise<void> {
   while ((await app.stores.graph.pendingErasures(T)).length > 0) await new Promise((r) => setTimeout(r, 20));
 }
 
-/** Leaks of the person in every table of the SQLite file and in every byte of the data directory. */
+/**
+ * Leaks of the person in every table of the SQLite file and in every byte of the data directory. When there are any,
+ * followed by what tells an erasure that left the rows from rows stored again (other ids): the ids erased, and every
+ * participant, utterance (with its first words), pending erasure, keyword entry, consolidation record and vector the file holds.
+ */
 function leaks(app: FastifyInstance, dataDir: string, person: Seeded): string[] {
   const found = leaksOf(sqliteRows(app.stores.sqlite), { name: person.secrets[0]!, secrets: person.secrets, surviving: person.surviving });
   for (const file of filesUnder(dataDir)) {
     const bytes = readFileSync(file);
     for (const s of person.secrets) if (bytes.includes(Buffer.from(s))) found.push(`${path.relative(dataDir, file)}: ${s}`);
   }
-  return found;
+  if (found.length === 0) return found;
+  const db = app.stores.sqlite;
+  const rows = (sql: string): string[] => (db.prepare(sql).raw().all() as unknown[][]).map((r) => r.map((c) => String(c).slice(0, 48)).join(' | '));
+  return [
+    ...found,
+    `(context) erased: participant ${person.id}, utterance ${person.utteranceId}`,
+    ...rows('SELECT tenant, id, name, created_at FROM participants').map((r) => `(context) participant: ${r}`),
+    ...rows('SELECT tenant, id, session_id, seq, speaker_id, time, text FROM utterances').map((r) => `(context) utterance: ${r}`),
+    ...rows('SELECT tenant, participant_id, utterance_ids, owner, lease_until FROM pending_erasures').map((r) => `(context) pending erasure: ${r}`),
+    ...rows('SELECT tenant, id, layer, session_id, speaker_id, addressees FROM lexical_docs').map((r) => `(context) keyword entry: ${r}`),
+    ...rows('SELECT tenant, utterance_id, speaker_id, processed_at FROM memory_processed').map((r) => `(context) processed: ${r}`),
+    ...rows('SELECT tenant, collection, id, payload FROM vectors').map((r) => `(context) vector: ${r}`),
+  ];
 }
 
 describe('an erasure cut short by a crash between its passes', () => {
