@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { EMBEDDED_RULES_VERSION, EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
+import { FACTS_PROMPT_VERSION, FACTS_SYSTEM_PROMPT } from '../../../pipelines/memory/llm-prompts.js';
 import { meetingFormula, withTopicLast } from '../../../pipelines/memory/meeting-phrases.js';
 
 const TIME = '2026-11-09T10:00:00.000Z';
@@ -63,5 +64,11 @@ describe('rules 53: a meeting', () => {
       ['Ana and the group will use ClickHouse for analytics']);
     // Said to one person, "we" takes them in as before.
     assert.deepEqual(await said('ana', "We'll use ClickHouse for analytics.", ['chidi']), ['Ana and Chidi will use ClickHouse for analytics']);
+  });
+
+  test('facts-v12 tells the model the same group "we"', () => {
+    // On main: facts-v11, which says nothing of a "we" said to a group.
+    assert.ok(Number(/^facts-v(\d+)$/.exec(FACTS_PROMPT_VERSION)?.[1]) >= 12, FACTS_PROMPT_VERSION);
+    assert.match(FACTS_SYSTEM_PROMPT, /"we"\s+said to two or more people is "<name> and the group"/);
   });
 });
