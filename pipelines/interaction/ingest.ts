@@ -160,7 +160,7 @@ export class InteractionIngest {
     await graph.openSession(tenant, sessionId, now);
     const resolver = new ParticipantResolver(graph, tenant);
     const history = await graph.recentUtterances(tenant, sessionId, PRESENCE_WINDOW);
-    const recent = history.map((u) => ({ speakerId: u.speakerId }));
+    const recent = history.map((u) => ({ speakerId: u.speakerId, text: u.text }));
     const present = new Set(history.flatMap((u) => [u.speakerId, ...u.addresseeIds]));
     // Resolve every speaker first, so a name spoken before its owner's first line in the batch is known.
     const speakers = [];
@@ -186,7 +186,7 @@ export class InteractionIngest {
       const addressees = input.addressees
         ? await Promise.all(input.addressees.map(async (a) => (await resolver.resolve(a)).participant))
         : await resolver.byIds(await this.inferAddressees(tenant, sessionId, resolver, speaker.id, input.text, recent, present));
-      recent.push({ speakerId: speaker.id });
+      recent.push({ speakerId: speaker.id, text: input.text });
       pending.push({ input, speaker, isNew: input.speakerIsNew ?? isNew, addressees: addressees.filter((a) => a.id !== speaker.id) });
     }
     const atomically = this.deps.atomically ?? ((work) => work());
@@ -229,7 +229,7 @@ export class InteractionIngest {
    */
   private async inferAddressees(
     tenant: TenantId, sessionId: string, resolver: ParticipantResolver, speakerId: string, text: string,
-    recent: { speakerId: string }[], present: Set<string>,
+    recent: { speakerId: string; text: string }[], present: Set<string>,
   ): Promise<string[]> {
     const result = inferSpeakerAddressees({ speakerId, text, recent, present: await resolver.byIds([...present]) });
     if (result.reason !== 'vocative') {

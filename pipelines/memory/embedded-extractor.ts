@@ -32,6 +32,7 @@ import { standingSlot } from './standing-slots.js';
 import { staySpan } from './stay-span.js';
 import { EMBEDDED_RULES_VERSION } from './embedded-rules-version.js';
 import { pleasantry, withElidedI } from './elided-i.js';
+import { meetingFormula, withTopicLast } from './meeting-phrases.js';
 import { withoutDiscourseTags } from './discourse-tags.js';
 import { namedOnce } from './fact-names.js';
 import { namedPeople, withoutOpeningPronoun } from './opening-pronouns.js';
@@ -163,7 +164,9 @@ export class EmbeddedExtractor implements Extractor {
     const profileUpdates: ProfileUpdate[] = [];
     // "The plumber sent me a quote, I'll forward it…": the report and the plan, each a sentence of its own.
     const listeners = u.addresseeIds.map(display);
-    // "Glad to hear it": a pleasantry is no memory.
+    // "Glad to hear it": a pleasantry is no memory; nor is a meeting's formula ("thanks everyone, see you next week",
+    // "let's go through the action items") or a bare reaction ("that seems like a lot"; trial10 F5).
+    // "About the budget, I changed my mind": the topic said first goes after the clause (meeting-phrases.ts).
     // "i guess i start monday", as a recogniser writes it: the pronoun read as "I" (rules 38).
     // "No, Dora moved back to Paris": a correction, told as the statement after it (rules 44).
     // "By the way, I work at the library": a discourse tag is no part of what a turn tells (text5).
@@ -183,8 +186,8 @@ export class EmbeddedExtractor implements Extractor {
     const called = [...this.#assistants, ...listeners];
     const sentences = clean(declined ? declined.rest : u.text).flatMap(retractionAndClause)
       .map((s) => (isWithdrawal(s, called) ? 'Cancel that.' : withoutApology(withoutPhatic(s), listeners))).filter((s) => s.length > 0)
-      .map((s) => { const said = withoutCorrectingNo(withoutVocative(s, listeners)); const told = withAllergyCorrected(rememberedStatement(said, called) ?? said); return refusal(told) ?? chosenFirst(told); })
-      .filter((s) => !pleasantry(this.#nlp, s, listeners))
+      .map((s) => { const said = withTopicLast(withoutCorrectingNo(withoutVocative(s, listeners))); const told = withAllergyCorrected(rememberedStatement(said, called) ?? said); return refusal(told) ?? chosenFirst(told); })
+      .filter((s) => !pleasantry(this.#nlp, s, listeners) && !meetingFormula(s))
       .map((s) => withElidedI(this.#nlp, s, listeners)).flatMap((s) => splitPlanClauses(this.#nlp, s))
       // "I love jazz, but for now I'm into techno": the liking held for now is its own clause's (rules 38).
       .flatMap(forNowClauses);

@@ -271,5 +271,14 @@
  * is no fact (listener-asks.ts); an allergy corrected in one sentence ("I'm not allergic to nuts, it was peanuts", "I'm
  * allergic to peanuts, not nuts") is the allergy told, ending the one denied (`endsSlot`), so the decider replaces it
  * with a link (allergy-correction.ts, changes.ts).
+ * 53 (trial10 F5, F6, F7; a weekly team meeting): a "we" said to two or more people is "<speaker> and the group", naming
+ * no one member, so erasing one leaves the group's memory (pronouns.ts `weTogether`, joint-plan.ts, fact-names.ts reads it
+ * as a joint subject); a meeting's thanks, farewells and steps ("Alright, thanks everyone, see you next week", "let's go
+ * through the action items") and a bare reaction ("Hmm, that seems like a lot") are no memory, and a topic said first
+ * goes after a clause that takes "about" ("About the budget, I changed my mind": "… changed their mind about the
+ * budget"; meeting-phrases.ts); a restart around a filler ("I, uh, I") is one word (spoken-text.ts); a request's "your"
+ * is the one asked's ("asked Chidi to hand her their notes", not "…her Chidi's notes"; embedded-rules.ts). Beside the
+ * rules: with three or more people, a turn with no cue for one listener is addressed to everyone else, not to the
+ * previous speaker (pipelines/speaker/addressee-inference.ts).
  */
-export const EMBEDDED_RULES_VERSION = 52;
+export const EMBEDDED_RULES_VERSION = 53;

@@ -307,6 +307,11 @@ function relation(c: RuleContext): RuleFact[] {
     value: name, confidence: 0.85 }];
 }
 
+/** A request's task with the possessives of the one asked told from their side: "your notes" → "their notes". */
+function asked(task: string): string {
+  return task.replace(/\byours\b/gi, 'theirs').replace(/\byour\b/gi, 'their').replace(/\byourselves\b/gi, 'themselves').replace(/\byourself\b/gi, 'themself');
+}
+
 /** "I'll send you the draft Friday" (commitment), "can you book the room?" (request). */
 function commitmentOrRequest(c: RuleContext): RuleFact[] {
   const s = c.sentence;
@@ -314,7 +319,9 @@ function commitmentOrRequest(c: RuleContext): RuleFact[] {
     ?? s.match(/^(?:\w+,\s*)?please\s+(.+?)[.!]?$/i)
     ?? s.match(new RegExp(`${I}\\s+(?:need|want)\\s+you\\s+to\\s+(.+?)[.!]?$`, 'i'));
   if (req?.[1]) {
-    const task = resolvePronouns(req[1], c.who);
+    // "Chidi, please hand her your notes": the one asked is the subject of "to …", so "your" is "their" ("asked Chidi to
+    // hand her their notes"), not "hand her Chidi's notes", which reads as the asker's "her" (trial10 F5).
+    const task = resolvePronouns(asked(req[1]), c.who);
     // The one asking wants it (trial 8: "please deliver it to 12 Park Road", told to one agent and changed with another):
     // the request is theirs, and an address it sends things to fills their delivery slot.
     const address = deliveryTo(req[1]);

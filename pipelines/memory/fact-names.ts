@@ -15,8 +15,8 @@ const OBJECT_BEFORE = new Set(['saw', 'see', 'sees', 'watched', 'watch', 'heard'
 
 /** A capitalised name ("Mia", "Ana Lopez"). */
 const NAME = String.raw`[A-Z][\p{L}-]*(?:\s+[A-Z][\p{L}-]*)?`;
-/** A joint subject ("Ana and Tom", "Ana, Tom and Ben", "Ana and others"), told again as "they" (text6). */
-const JOINT = new RegExp(String.raw`^${NAME}(?:,\s+${NAME})*\s+and\s+(?:${NAME}|others)(?=\s)`, 'u');
+/** A joint subject ("Ana and Tom", "Ana, Tom and Ben", "Ana and others", "Ana and the group"), told again as "they" (text6). */
+const JOINT = new RegExp(String.raw`^${NAME}(?:,\s+${NAME})*\s+and\s+(?:${NAME}|others|the group)(?=\s)`, 'u');
 
 /**
  * The subject that opens `content`: a joint one ("Ana and Tom"), its capitalised name ("Mia", "Ana Lopez") or an
@@ -107,7 +107,7 @@ function objectOnce(nlp: WinkMethods, content: string, subject: string, esc: str
   // whose subject is the thing before "that", so "them", not the reflexive (rules 50: "…that bring themself and Ben…").
   const self = (at: number, whole: string): string => (inRelativeClause(nlp, whole.slice(0, at)) ? OBJECT[pronoun] : REFLEXIVE[pronoun]);
   return content
-    .replace(again(`${esc} and others`), (m: string, at: number, whole: string) => (objectAt(m, at, whole) ? 'everyone' : m))
+    .replace(again(`${esc} and (?:others|the group)`), (m: string, at: number, whole: string) => (objectAt(m, at, whole) ? 'everyone' : m))
     .replace(again(`${esc}((?:,\\s+${NAME})*\\s+and\\s+${NAME})`), (m: string, rest: string, at: number, whole: string) =>
       (objectAt(m, at, whole) ? `${self(at, whole)}${rest}` : m));
 }

@@ -3,7 +3,7 @@
  * "let's get together on Friday", "shall we book the cabin?"): the speaker's and the addressees'
  * together, written with all their names ("Lena and Ben will have a picnic on Saturday").
  */
-import { inclusiveWe, joinNames, resolvePronouns, type Perspective } from './pronouns.js';
+import { inclusiveWe, resolvePronouns, weTogether, type Perspective } from './pronouns.js';
 import { FAREWELL, FUTURE, HABIT, LEAVE_TAKING, OWN_THING } from './plan-cues.js';
 import { planSubstance } from './plan-substance.js';
 
@@ -100,7 +100,7 @@ export function readJointPlan(sentence: string, who: Perspective, dated: boolean
     const ahead = FUTURE.test(s) || (dated && !BEHIND.test(s));
     const shared = who.addressees.length > 0 && ((who.inclusive ?? inclusiveWe(s, who)) || ahead);
     const us: Perspective = { ...who, inclusive: shared };
-    const everyone = shared ? joinNames([who.speaker, ...who.addressees]) : `${who.speaker} and others`;
+    const everyone = shared ? weTogether(who) : `${who.speaker} and others`;
     let say = mode.say(m);
     // "Let's plan a hike": a plan to plan is a plan ("will plan a hike").
     if (/^plan\b/i.test(action) && /\bplan(?:ning)? to$/.test(say)) say = 'will';

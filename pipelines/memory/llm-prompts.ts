@@ -1,6 +1,6 @@
 /** Versioned prompts and JSON schemas for the LLM memory paths. Bump the version on any change. */
 
-export const FACTS_PROMPT_VERSION = 'facts-v11';
+export const FACTS_PROMPT_VERSION = 'facts-v12';
 export const DECIDE_PROMPT_VERSION = 'decide-v5';
 
 const KINDS = ['statement', 'preference', 'plan', 'commitment', 'request', 'relation', 'profile'];
@@ -21,7 +21,8 @@ relation:<role>), else null. A self-introduction ("Hi, I'm Sarah") is kind profi
 <kind>:<digits> ("order_number:45721", "booking_reference:AB123", digits joined as read out), value the digits: each number a slot of its own.
 ASSISTANT NAMES, when given, are what the assistant listening is called: it is no person, never a subject or an
 addressee, and its name is no part of a fact ("Robot, we are going to grandma's on Saturday" is the speaker's own
-people going: "Sarah and others are going…", told to no one); a "we" said to no one is "<name> and others".
+people going: "Sarah and others are going…", told to no one); a "we" said to no one is "<name> and others"; a "we"
+said to two or more people is "<name> and the group" ("Ana and the group will use ClickHouse"), never naming them one by one.
 Set retraction true when the turn withdraws an earlier fact
 ("I don't like X anymore", "cancel that"). profile_updates are background or preference attributes
 of participants (attribute "name" for a self-introduction).

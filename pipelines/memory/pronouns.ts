@@ -20,6 +20,17 @@ export function joinNames(names: string[], fallback = 'the listener'): string {
   return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
+/**
+ * "We" taking in the people addressed: the speaker and their one listener ("Ana and Ben"); said to a group, the speaker
+ * and the group ("Ana and the group"), never its members one by one, so a group's decision is no one member's and
+ * erasing that member (who goes by their name in fact texts) leaves it (trial10 F6, F7); said to no one, the speaker
+ * and others.
+ */
+export function weTogether(who: Pick<Perspective, 'speaker' | 'addressees'>): string {
+  if (who.addressees.length > 1) return `${who.speaker} and the group`;
+  return who.addressees.length === 1 ? joinNames([who.speaker, ...who.addressees]) : `${who.speaker} and others`;
+}
+
 /** Words after which "you" is no subject of the verb that follows: auxiliaries, "to", verbs that take an object and a bare verb. */
 export const NOT_BEFORE_SUBJECT_YOU: readonly string[] = ['do', 'does', 'did', 'can', 'could', 'will', 'would', 'should', 'shall',
   'may', 'might', 'must', 'are', 'were', 'was', 'is', 'am', 'have', 'has', 'had', 'to', 'let', 'lets', 'make', 'makes', 'made',
@@ -73,7 +84,7 @@ export function resolvePronouns(text: string, who: Perspective): string {
   const inclusive = who.inclusive ?? inclusiveWe(text, who);
   // No one addressed (a turn said to the room, or to the assistant: "I'll drive us to grandma's"): "we" is the speaker's
   // own people, not "the listener" (fix9).
-  const everyone = who.addressees.length > 0 ? joinNames([s, ...who.addressees]) : `${s} and others`;
+  const everyone = weTogether(who);
   const both = inclusive ? everyone : `${s} and others`;
   const ours = inclusive ? `${everyone}'s` : `${s}'s`;
   // One person addressed: "you are" -> "Melanie is", "do you" -> "does Melanie" (`YOU_AGREE`).

@@ -15,10 +15,10 @@ export function withCapitalI(text: string): string {
 }
 
 /**
- * A small word said twice in a row, as a speaker restarts ("i i work", "the the bus"). Not "a a": "I got a a on my
- * test" names a grade.
+ * A small word said twice in a row, as a speaker restarts ("i i work", "the the bus"), a comma between where a filler
+ * stood ("I, uh, I changed my mind", trial10 F5). Not "a a": "I got a a on my test" names a grade.
  */
-const RESTART = /\b(I|we|you|the|an|my|to)\s+\1\b/gi;
+const RESTART = /\b(I|we|you|the|an|my|to),?\s+\1\b/gi;
 
 /**
  * `text` with fillers and laughs (`SPOKEN_FILLER`: lower case or capitalised only, so an acronym "I study at UM" stays)

@@ -16,8 +16,11 @@ export interface PresentParticipant {
 export interface AddresseeContext {
   speakerId: string;
   text: string;
-  /** The session's recent utterances before this one, oldest first (only who spoke is needed). */
-  recent: readonly { speakerId: string }[];
+  /**
+   * The session's recent utterances before this one, oldest first: who spoke, and (where known) what was said, so an
+   * answer to a question goes to the one who asked it.
+   */
+  recent: readonly { speakerId: string; text?: string }[];
   /** Everyone present in the session, the speaker included or not. */
   present: readonly PresentParticipant[];
 }
@@ -34,10 +37,25 @@ export interface AddresseeResult {
 
 const GROUP = /\b(everyone|everybody|you all|y'?all|you guys|guys|folks|all of you|you two|both of you)\b/i;
 
+/** "you" said to someone: not a filler ("you know", "you see"), a thanks or a farewell ("thank you", "see you"). */
+const YOU = /\byou(?:r|rs|rself|['’](?:re|ll|ve|d))?\b/i;
+const YOU_IDLE = /\b(?:you know|you see|thank you|see you|mind you)\b/gi;
+
+/**
+ * Whether `text` holds a cue that it is said to one person, the one who spoke just before (trial10 F6): it says "you"
+ * (not in passing: `YOU_IDLE`), or `previous` is that person's question, which this turn answers.
+ */
+function answersPrevious(text: string, previous: { text?: string } | undefined): boolean {
+  return YOU.test(text.replace(YOU_IDLE, '')) || /\?\s*$/.test(previous?.text ?? '');
+}
+
 /**
  * Whom an utterance addresses: participants named vocatively ("Ana, can you…", "…, Ben?"); all
  * present except the speaker on group address ("everyone", "you all", "guys"); in a two-party
- * exchange the other party; else the previous different speaker; else nobody. A turn that calls someone
+ * exchange the other party. With three or more people, a turn that says "you" or answers a question just
+ * asked (`answersPrevious`), or calls a listed first name no one present holds ("Thanks, Dora", evidence for
+ * naming), goes to the previous different speaker; any other turn is said to the room: everyone present but the
+ * speaker ("We'll use ClickHouse" is no reply to whoever spoke last, trial10 F6). A turn that calls someone
  * by a name no one present holds ("Kevin, can you…") addresses nobody present rather than a listener
  * named otherwise (see `mayBeCalled`). Pure.
  */
@@ -64,11 +82,17 @@ export function inferAddressees(ctx: AddresseeContext): AddresseeResult {
     return p && !mayBeCalled(p, calling) ? { addresseeIds: [], reason: 'none', unknownVocatives } : null;
   };
   if (others.length === 1) return listener(others[0]!.id) ?? { addresseeIds: [others[0]!.id], reason: 'two-party', unknownVocatives };
+  const room: AddresseeResult = others.length > 1
+    ? { addresseeIds: others.map((p) => p.id), reason: 'group', unknownVocatives }
+    : { addresseeIds: [], reason: 'none', unknownVocatives };
+  const previous = ctx.recent.at(-1);
+  const cued = calling.length > 0 || answersPrevious(ctx.text, previous?.speakerId === ctx.speakerId ? undefined : previous);
+  if (!cued) return room;
   for (let i = ctx.recent.length - 1; i >= 0; i--) {
     const s = ctx.recent[i]!.speakerId;
     if (s !== ctx.speakerId) return listener(s) ?? { addresseeIds: [s], reason: 'reply', unknownVocatives };
   }
-  return { addresseeIds: [], reason: 'none', unknownVocatives };
+  return room;
 }
 
 /**

@@ -18,7 +18,7 @@ describe('readJointPlan', () => {
     assert.equal(readJointPlan('Shall we visit the flea market?', who, false)?.content, 'Ana and Ben could visit the flea market');
     assert.equal(readJointPlan("Let's not forget to water the plants.", who, false)?.content, 'Ana and Ben will water the plants');
     assert.equal(readJointPlan("We're all going to the quiz night.", { speaker: 'Ana', addressees: ['Ben', 'Cy'] }, false)?.content,
-      'Ana, Ben and Cy are going to the quiz night');
+      'Ana and the group are going to the quiz night');
   });
 
   test('a decision told to one person with no time to come is the speaker\'s own people\'s, not shared; with one, or to a group, it is everyone\'s', () => {

@@ -17,8 +17,24 @@ describe('inferAddressees', () => {
     assert.deepEqual(inferAddressees(ctx('ben', 'thanks annie', ['cy'])).addresseeIds, ['ana']);
     assert.deepEqual(inferAddressees(ctx('cy', 'ana and ben, lunch is ready')).addresseeIds.sort(), ['ana', 'ben']);
   });
-  test('a mention is not a vocative: falls back to replying to the previous speaker', () => {
-    assert.deepEqual(inferAddressees(ctx('cy', 'I told Ben about the trip yesterday.', ['ana', 'ben', 'ana'])), { addresseeIds: ['ana'], reason: 'reply', unknownVocatives: [] });
+  test('a mention is not a vocative: with three or more, said to the room', () => {
+    assert.deepEqual(inferAddressees(ctx('cy', 'I told Ben about the trip yesterday.', ['ana', 'ben', 'ana'])), { addresseeIds: ['ana', 'ben'], reason: 'group', unknownVocatives: [] });
+  });
+  test('with three or more, a turn with no cue for one listener is said to the room, not to the previous speaker (trial10 F6)', () => {
+    const four: PresentParticipant[] = ['ana', 'ben', 'chidi', 'dana'].map((id) => ({ id, name: id.charAt(0).toUpperCase() + id.slice(1), aliases: [] }));
+    const at = (speakerId: string, text: string, recent: Array<[string, string]>) =>
+      inferAddressees({ speakerId, text, recent: recent.map(([s, t]) => ({ speakerId: s, text: t })), present: four });
+    // Fails on main (['dana'], 'reply'): "addressee = previous speaker".
+    assert.deepEqual(at('ana', "We're targeting March 14 for the launch.", [['dana', 'The designs are done.']]),
+      { addresseeIds: ['ben', 'chidi', 'dana'], reason: 'group', unknownVocatives: [] });
+    assert.deepEqual(at('ana', "Okay, we'll use ClickHouse.", [['chidi', 'ClickHouse is faster for analytics.']]).addresseeIds, ['ben', 'chidi', 'dana']);
+    // A cue for one listener: "you" said to the one who just spoke, an answer to their question, a vocative.
+    assert.deepEqual(at('ana', 'You are right about that.', [['chidi', 'ClickHouse is faster.']]), { addresseeIds: ['chidi'], reason: 'reply', unknownVocatives: [] });
+    assert.deepEqual(at('ana', 'Friday at the latest.', [['ben', 'When will the checklist be ready?']]).addresseeIds, ['ben']);
+    assert.deepEqual(at('ana', 'Dana, can you take the vendor contract?', [['ben', 'Who takes it?']]).addresseeIds, ['dana']);
+    // "you know", "thank you", "see you" are no cue; nor is the speaker's own question before.
+    assert.deepEqual(at('ana', 'So, you know, the launch slips a week.', [['ben', 'Noted.']]).reason, 'group');
+    assert.deepEqual(at('ana', 'The launch slips a week.', [['ben', 'Noted.'], ['ana', 'Any news?']]).reason, 'group');
   });
   test('group address goes to everyone present but the speaker', () => {
     const r = inferAddressees(ctx('ben', 'Okay everyone, let us start.', ['ana']));
@@ -40,14 +56,15 @@ describe('inferAddressees', () => {
     assert.deepEqual(inferAddressees(ctx('ana', 'Kevin, can you pass the salt?', [], two)).addresseeIds, [], 'a name that does not sound like his is someone else');
   });
   test('reply skips the speaker’s own previous turns', () => {
-    assert.deepEqual(inferAddressees(ctx('ana', 'And one more thing.', ['cy', 'ben', 'ana', 'ana'])).addresseeIds, ['ben']);
+    assert.deepEqual(inferAddressees(ctx('ana', 'And one more thing for you.', ['cy', 'ben', 'ana', 'ana'])).addresseeIds, ['ben']);
   });
   test('two-party exchange: the other party, even with no history', () => {
     assert.deepEqual(inferAddressees(ctx('ana', 'Shall we go?', [], present.slice(0, 2))), { addresseeIds: ['ben'], reason: 'two-party', unknownVocatives: [] });
   });
   test('nobody when alone or no one else spoke yet', () => {
     assert.deepEqual(inferAddressees(ctx('ana', 'Testing.', [], present.slice(0, 1))).reason, 'none');
-    assert.deepEqual(inferAddressees(ctx('ana', 'Hello?', ['ana'])).addresseeIds, []);
+    assert.deepEqual(inferAddressees(ctx('ana', 'Hello?', ['ana'], present.slice(0, 1))).addresseeIds, []);
+    assert.deepEqual(inferAddressees(ctx('ana', 'Hello?', ['ana'])).reason, 'group', 'three present: said to the room');
   });
   test('the speaker is never their own addressee; unknown vocatives are reported for naming', () => {
     const r = inferAddressees(ctx('ana', 'Thanks, Dora.', ['cy']));
