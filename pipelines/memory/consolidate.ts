@@ -156,9 +156,7 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
     // Each write under the speaker's lock, which an erasure takes to remove them (`speakerLockKey`), after checking the
     // turn is as read; never a decision (an LLM call): an erasure waits for one write at most, never for a model.
     const commit = turnCommit(locks, deps.graph, tenant, u);
-    const underSubjects = <T>(work: (lost: AbortSignal) => Promise<T>): Promise<T> =>
-      keys.length === 0 ? work(new AbortController().signal) : locks.withLock(keys, work);
-    const ops = await underSubjects(async (lost) => {
+    const ops = await locks.withLock(keys, async (lost) => {
       const live = AbortSignal.any([signal, lost]);
       let withdrawn: MemoryOp[] = [];
       try {
