@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { FactFilter } from '../../graph/memory-store.js';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { subjectLockKey } from '../../pipelines/memory/subject-lock.js';
-import { ParleyClient } from '../../clients/typescript/src/index.js';
-import { clientFor, startTestApp, type TestApp } from '../helpers/app.js';
+import { deploymentAppForSuite } from '../helpers/app.js';
+import { gate } from '../helpers/held-open.js';
 import { deployments } from '../helpers/deployments.js';
 
 /*
@@ -14,40 +14,25 @@ import { deployments } from '../helpers/deployments.js';
  * forced with hooks on the app's stores (no sleeps).
  */
 
-/** A promise with its resolver. */
-function gate(): { promise: Promise<void>; open: () => void } {
-  let open = (): void => undefined;
-  const promise = new Promise<void>((resolve) => { open = resolve; });
-  return { promise, open };
-}
-
 for (const deployment of deployments('forget-reopen-race')) describe(`forgetting reopens under the subject's lock, ${deployment.name}`, { skip: deployment.skip }, () => {
-  let t: TestApp;
-  let api: ParleyClient;
-  before(async () => {
-    t = await startTestApp(deployment.env);
-    api = clientFor(t, deployment.headers);
-  });
-  after(async () => {
-    await t?.close();
-    await deployment.cleanup();
-  });
+  const suite = deploymentAppForSuite(deployment);
+  const { t } = suite;
 
   const post = async (sessionId: string, speaker: string, text: string): Promise<string> =>
-    (await api.postUtterances(sessionId, [{ speaker, text }])).utterance_ids[0]!;
+    (await suite.api.postUtterances(sessionId, [{ speaker, text }])).utterance_ids[0]!;
   const say = async (sessionId: string, speaker: string, text: string): Promise<string> => {
     const id = await post(sessionId, speaker, text);
     await drainConsolidation(t.app.stores.queue, 120_000);
     return id;
   };
-  const currentHomes = async (subjectId: string): Promise<string[]> => (await api.memories({}))
+  const currentHomes = async (subjectId: string): Promise<string[]> => (await suite.api.memories({}))
     .filter((m) => m.subject_id === subjectId)
     .flatMap((m) => m.text.match(/Richmond|Berkeley|Oakland/) ?? []);
 
   test('a new home written after the forgetting found the old one to reopen, before it reopened it: the old one stays history', async () => {
     await say('race-recheck-1', 'Rhea', 'I live in Richmond.');
     const moved = await say('race-recheck-2', 'Rhea', 'I moved to Berkeley.');
-    const [richmond] = (await api.memories({ include_history: true })).filter((m) => /Richmond/.test(m.text));
+    const [richmond] = (await suite.api.memories({ include_history: true })).filter((m) => /Richmond/.test(m.text));
     assert.ok(richmond && richmond.valid_to !== null, 'the move closed Richmond');
     const graph = t.app.stores.graph;
     const beginErasure = graph.beginErasure.bind(graph);
@@ -60,7 +45,7 @@ for (const deployment of deployments('forget-reopen-race')) describe(`forgetting
       await say('race-recheck-3', 'Rhea', 'I moved to Oakland.');
     };
     try {
-      await api.forgetUtterance(moved);
+      await suite.api.forgetUtterance(moved);
     } finally {
       graph.beginErasure = beginErasure;
     }
@@ -71,8 +56,8 @@ for (const deployment of deployments('forget-reopen-race')) describe(`forgetting
   test('a consolidation job deciding a new home while the forgetting reopens the old one: one current home', async () => {
     await say('race-lock-1', 'Ines', 'I live in Richmond.');
     const moved = await say('race-lock-2', 'Ines', 'I moved to Berkeley.');
-    const [richmond] = (await api.memories({ include_history: true })).filter((m) => /Richmond/.test(m.text) && m.subject_id !== undefined);
-    const ines = (await api.memories({ include_history: true })).find((m) => /Berkeley/.test(m.text))?.subject_id;
+    const [richmond] = (await suite.api.memories({ include_history: true })).filter((m) => /Richmond/.test(m.text) && m.subject_id !== undefined);
+    const ines = (await suite.api.memories({ include_history: true })).find((m) => /Berkeley/.test(m.text))?.subject_id;
     assert.ok(richmond && ines && richmond.subject_id === ines);
     const { memory, locks } = t.app.stores;
     const listFacts = memory.listFacts.bind(memory);
@@ -98,7 +83,7 @@ for (const deployment of deployments('forget-reopen-race')) describe(`forgetting
     try {
       await post('race-lock-3', 'Ines', 'I moved to Oakland.');
       await read.promise;
-      const forgetting = api.forgetUtterance(moved);
+      const forgetting = suite.api.forgetUtterance(moved);
       // The forgetting either waits for the job's lock, or (without it) finishes: then the job goes on.
       await Promise.race([forgetAsksLock.promise, forgetting.then(() => undefined, () => undefined)]);
       resume.open();
