@@ -77,6 +77,36 @@ export function outageDelay(backoffMs: number, outages: number): number {
 
 export type JobHandler<T = unknown> = (job: Job<T>, signal: AbortSignal) => Promise<void>;
 
+/** The default longest run of one try of a job, ms (`PARLEY_JOB_MAX_RUN_MS`): ten minutes. */
+export const DEFAULT_JOB_MAX_RUN_MS = 600_000;
+
+/** How a try that ran past its queue's `maxRunMs` fails: its error starts with this. */
+export const JOB_OVERRAN = 'job ran longer than';
+
+/**
+ * Run one try of a job: `handler` with a signal that aborts when `signal` does or when the try has run `maxRunMs`
+ * (`0`: no limit). Past the limit the returned promise rejects (`JOB_OVERRAN`) whether or not the handler heeds the
+ * signal, so the queue stops renewing the job's lease and counts the try as failed: a handler that hangs (a call that
+ * never answers) holds its job for at most that long, not for ever. The handler may still run on; nothing waits for it.
+ */
+export async function runWithin<T>(handler: JobHandler<T>, job: Job<T>, signal: AbortSignal, maxRunMs: number): Promise<void> {
+  if (maxRunMs <= 0) return handler(job, signal);
+  const overran = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const err = new Error(`${JOB_OVERRAN} ${maxRunMs} ms`);
+      overran.abort(err);
+      reject(err);
+    }, maxRunMs);
+  });
+  try {
+    return await Promise.race([handler(job, AbortSignal.any([signal, overran.signal])), limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export interface WorkerOptions {
   /** Jobs handled at once by this process; default 1. */
   concurrency?: number;

@@ -58,6 +58,8 @@ export interface StoreConfig {
   neo4jQueryTimeoutMs?: number;
   /** The longest a job waits out a store outage before it is a dead letter, ms; 0 or absent: for as long as it lasts. */
   jobMaxOutageWaitMs?: number;
+  /** The longest one try of a job runs before it fails, ms; 0: no limit; absent: `DEFAULT_JOB_MAX_RUN_MS`. */
+  jobMaxRunMs?: number;
 }
 
 /**
@@ -83,12 +85,12 @@ export function openStores(config: StoreConfig, logger: Logger): Stores {
   if (config.queue === 'redis') {
     locks = new RedisKeyedLock({ url: config.redisUrl, prefix: config.redisPrefix, logger: logger.child({ component: 'locks' }) });
     const bull = new BullmqJobQueue({
-      url: config.redisUrl, prefix: config.redisPrefix, maxOutageWaitMs: config.jobMaxOutageWaitMs, logger: logger.child({ component: 'queue' }),
+      url: config.redisUrl, prefix: config.redisPrefix, maxOutageWaitMs: config.jobMaxOutageWaitMs, maxRunMs: config.jobMaxRunMs, logger: logger.child({ component: 'queue' }),
     });
     handlers[QUEUE_TARGET] = queueOutboxHandler(bull);
     queue = new OutboxJobQueue(bull, outbox, forwarder);
   } else {
-    queue = new SqliteJobQueue(sqlite, { maxOutageWaitMs: config.jobMaxOutageWaitMs, logger: logger.child({ component: 'queue' }) });
+    queue = new SqliteJobQueue(sqlite, { maxOutageWaitMs: config.jobMaxOutageWaitMs, maxRunMs: config.jobMaxRunMs, logger: logger.child({ component: 'queue' }) });
     // The server and `npm run worker` may share the file (and so the queue): the lock lives there too.
     locks = SqliteKeyedLock.open(path.join(config.dataDir, 'parley.db'), { logger: logger.child({ component: 'locks' }) });
   }

@@ -6,7 +6,7 @@ import { ConnectionWatch, isConnectionError } from './connection-errors.js';
 import { closeBullmq } from './bullmq-close.js';
 import { RedisClients } from './redis-clients.js';
 import {
-  isStoreOutage, OUTAGE_GAVE_UP, outageDelay, outageGaveUpError, type DeadLetter, type EnqueueOptions, type JobHandler, type JobQueue, type QueueStats, type WorkerOptions,
+  DEFAULT_JOB_MAX_RUN_MS, isStoreOutage, OUTAGE_GAVE_UP, runWithin, outageDelay, outageGaveUpError, type DeadLetter, type EnqueueOptions, type JobHandler, type JobQueue, type QueueStats, type WorkerOptions,
 } from '../job-queue.js';
 
 export interface BullmqJobQueueOptions {
@@ -20,6 +20,12 @@ export interface BullmqJobQueueOptions {
    * long as the outage lasts.
    */
   maxOutageWaitMs?: number;
+  /**
+   * The longest one try of a job runs, ms (default `DEFAULT_JOB_MAX_RUN_MS`; `0`: no limit). Past it BullMQ no longer
+   * extends the job's lock, the try counts as failed (logged with the job's name and id) and the job is retried or
+   * failed for good as any failure is (`runWithin`).
+   */
+  maxRunMs?: number;
   logger?: Logger;
 }
 
@@ -74,9 +80,9 @@ export class BullmqJobQueue implements JobQueue {
       name,
       async (job, token) => {
         try {
-          await handler(
-            { id: job.id ?? '', name: job.name, data: job.data as T, attempt: job.attemptsMade + 1 },
-            this.controller.signal,
+          await runWithin(
+            handler, { id: job.id ?? '', name: job.name, data: job.data as T, attempt: job.attemptsMade + 1 },
+            this.controller.signal, this.options.maxRunMs ?? DEFAULT_JOB_MAX_RUN_MS,
           );
         } catch (err) {
           if (!isStoreOutage(err) || !token) {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import {
-  isStoreOutage, outageDelay, outageGaveUpError, type DeadLetter, type EnqueueOptions, type JobHandler, type JobQueue, type QueueStats, type WorkerOptions,
+  DEFAULT_JOB_MAX_RUN_MS, isStoreOutage, outageDelay, runWithin, outageGaveUpError, type DeadLetter, type EnqueueOptions, type JobHandler, type JobQueue, type QueueStats, type WorkerOptions,
 } from '../job-queue.js';
 import type Database from 'better-sqlite3';
 import { type SqliteDatabase } from './database.js';
@@ -46,6 +46,12 @@ export interface SqliteJobQueueOptions {
    * as long as the outage lasts.
    */
   maxOutageWaitMs?: number;
+  /**
+   * The longest one try of a job runs, ms (default `DEFAULT_JOB_MAX_RUN_MS`; `0`: no limit). Past it the lease is no
+   * longer renewed, the try counts as failed (logged with the job's name and id) and the job is retried or
+   * dead-lettered as any failure is (`runWithin`).
+   */
+  maxRunMs?: number;
   logger?: Logger;
 }
 
@@ -236,9 +242,9 @@ export class SqliteJobQueue implements JobQueue {
 
   private async run(reg: Registration, row: JobRow): Promise<void> {
     try {
-      await reg.handler(
-        { id: row.id, name: row.name, data: JSON.parse(row.data) as unknown, attempt: row.attempts_made },
-        this.controller.signal,
+      await runWithin(
+        reg.handler, { id: row.id, name: row.name, data: JSON.parse(row.data) as unknown, attempt: row.attempts_made },
+        this.controller.signal, this.options.maxRunMs ?? DEFAULT_JOB_MAX_RUN_MS,
       );
       this.db.prepare("UPDATE jobs SET state = 'done', error = NULL, updated_at = ?, lease_until = NULL, outages = 0, outage_since = NULL WHERE id = ? AND owner = ?")
         .run(Date.now(), row.id, this.owner);

@@ -7,6 +7,7 @@ import type { AudioSpanStore } from '../audio/audio-span-store.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import type { MemoryOp } from '../memory/fact-writes.js';
 import { MemoryIndexer } from '../memory/memory-indexer.js';
+import { subjectLockKey } from '../memory/subject-lock.js';
 import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from './derived-attributes.js';
 import { eraseLeftBrainTraces } from './erase-left-brain.js';
 import { eraseTraces } from './erase-traces.js';
@@ -248,9 +249,17 @@ async function forgetMemories(
     const reopen = await closedByForgotten(memory, tenant, only, deletedBy);
     const closed = reopen.length > 0 ? await memory.listFacts(tenant, { ids: reopen.map((r) => r.id), includeHistory: true, limit: 1000 }) : [];
     const plan = await record({ factIds: only.map((f) => f.id), slots: [...only, ...closed].flatMap(derivedSlotOf), reopen });
-    await indexer.removeFacts(tenant, only);
-    await reopenClosed(memory, indexer, tenant, plan.reopen ?? []);
-    for (const f of only) await memory.deleteFact(tenant, f.id);
+    const due = plan.reopen ?? [];
+    const reopening = due.length > 0 ? await memory.listFacts(tenant, { ids: due.map((r) => r.id), includeHistory: true, limit: 1000 }) : [];
+    // Under the locks of the subjects whose memories go and come back, which consolidation writes under
+    // (`subjectLockKey`): a job never writes a new value of the slot between the check that it is free and the reopening,
+    // nor decides against the memory that goes while it goes. The check is made again under them (`reopenClosed`).
+    const keys = [...new Set([...only, ...reopening].map((f) => subjectLockKey(tenant, f.subjectId)))];
+    await deps.stores.locks.withLock(keys, async () => {
+      await indexer.removeFacts(tenant, only);
+      await reopenClosed(memory, indexer, tenant, due, new Set(plan.factIds));
+      for (const f of only) await memory.deleteFact(tenant, f.id);
+    });
     for (const f of facts.filter((x) => !only.includes(x))) {
       await memory.patchFact(tenant, f.id, { referIds: f.referIds.filter((r) => !erased.has(r)) });
       kept.push(f.id);

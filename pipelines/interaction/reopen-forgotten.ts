@@ -80,7 +80,7 @@ async function closedBy(memory: MemoryStore, tenant: TenantId, g: Fact): Promise
 }
 
 /** Whether `f`'s subject and slot hold a current memory other than `f` that is not being forgotten (a stay does not count). */
-async function slotTaken(memory: MemoryStore, tenant: TenantId, f: Fact, gone: ReadonlyMap<string, Fact>): Promise<boolean> {
+async function slotTaken(memory: MemoryStore, tenant: TenantId, f: Fact, gone: Pick<ReadonlySet<string>, 'has'>): Promise<boolean> {
   if (f.slot === null) return false;
   const same = await memory.listFacts(tenant, { subjectId: f.subjectId, slot: f.slot, limit: 50 });
   return same.some((x) => x.id !== f.id && !gone.has(x.id) && x.validUntil === null);
@@ -88,18 +88,25 @@ async function slotTaken(memory: MemoryStore, tenant: TenantId, f: Fact, gone: R
 
 /**
  * Make current again the memories `reopen` names, each indexed first (a cut before it is reopened leaves it closed and
- * found again by the re-run); one found current already (a cut run reopened it) is indexed again. Returns those current
- * now. Must run before the memories that closed them are deleted (deleting one clears the links to it).
+ * found again by the re-run); one found current already (a cut run reopened it) is indexed again. One whose subject and
+ * slot hold a current memory not among `forgotten` now (a consolidation job wrote a newer value since it was found)
+ * stays history. Returns those current now. Must run before the memories that closed them are deleted (deleting one
+ * clears the links to it), under the locks of their subjects (`subjectLockKey`), so that no job writes the slot between
+ * that check and the reopening.
  */
-export async function reopenClosed(memory: MemoryStore, indexer: MemoryIndexer, tenant: TenantId, reopen: readonly Reopening[]): Promise<Fact[]> {
+export async function reopenClosed(
+  memory: MemoryStore, indexer: MemoryIndexer, tenant: TenantId, reopen: readonly Reopening[], forgotten: ReadonlySet<string>,
+): Promise<Fact[]> {
   if (reopen.length === 0) return [];
   const facts = await memory.listFacts(tenant, { ids: reopen.map((r) => r.id), includeHistory: true, limit: 1000 });
   const how = new Map(reopen.map((r) => [r.id, r]));
-  const due = facts.filter((f) => {
+  const due: Fact[] = [];
+  for (const f of facts) {
     const r = how.get(f.id);
-    if (f.validTo === null) return true;
-    return r?.by !== undefined ? f.supersededBy === r.by : f.supersededBy === null && f.validTo === r?.deletedAt;
-  });
+    if (f.validTo === null) due.push(f);
+    else if (!(r?.by !== undefined ? f.supersededBy === r.by : f.supersededBy === null && f.validTo === r?.deletedAt)) continue;
+    else if (!(await slotTaken(memory, tenant, f, forgotten))) due.push(f);
+  }
   if (due.length === 0) return [];
   const vectors = await indexer.vectorsFor(tenant, due.map((x) => ({ id: x.id, layer: x.layer, text: x.content })));
   await indexer.indexFacts(tenant, due.map((fact, i) => ({ fact, vector: vectors[i] as Float32Array })));

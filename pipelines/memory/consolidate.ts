@@ -83,7 +83,9 @@ export interface ConsolidationDeps {
  * Jobs about the same subject never decide at once: deciding and writing run under the lock of
  * every subject the utterance's facts are about (`consolidationLockKeys`), and read the subject's
  * current facts inside it, so two jobs cannot both add a value for one exclusive slot, nor both
- * supersede the same fact.
+ * supersede the same fact. The speaker's lock, which an erasure takes, is held only around each write (`turnCommit`),
+ * after checking there that the turn is still stored as read: never across a decision, so an erasure never waits for an
+ * LLM; a job whose turn was erased meanwhile writes nothing more.
  */
 export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<ConsolidationJob> {
   const indexer = new MemoryIndexer(deps.vectors, deps.lexical, deps.embedder);
@@ -150,23 +152,36 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
     const vectors = await deps.embedder.embed([u.text, ...extraction.facts.map((f) => f.content)]);
     const deleted = processed === null ? [] : await deletedByMoved(deps, tenant, u);
     const withdrawing = (await withdrawnSubjects(deps.memory, tenant, [...moved, ...deleted])).map((id) => subjectLockKey(tenant, id));
-    // The speaker's lock too, always (a turn with no facts has no subject): an erasure removes them under it.
-    const keys = [...new Set([speakerLockKey(tenant, u.speakerId), ...consolidationLockKeys(tenant, sessionId, extraction), ...withdrawing])];
+    const keys = [...new Set([...consolidationLockKeys(tenant, sessionId, extraction), ...withdrawing])];
+    // Each write under the speaker's lock, which an erasure takes to remove them (`speakerLockKey`), after checking the
+    // turn is as read; never a decision (an LLM call): an erasure waits for one write at most, never for a model.
+    const commit = turnCommit(locks, deps.graph, tenant, u);
     const ops = await locks.withLock(keys, async (lost) => {
-      // Erased, or given to another speaker since this job read it: that move's own job consolidates it for the new one.
-      // Rewritten since (an erasure redacted someone's name or number in it): nothing of the text read then is written.
-      if (!(await unchangedSince(deps.graph, tenant, u))) return [];
-      // Another delivery of this job finished while this one waited: nothing left to write.
-      const now = await deps.memory.processedFacts(tenant, utteranceId);
-      const stillMoved = now === null ? [] : await movedFacts(deps, tenant, u, now);
-      if (now !== null && stillMoved.length === 0 && !(await revisedSince(deps, tenant, u))) return [];
       const live = AbortSignal.any([signal, lost]);
-      const withdrawn = await withdrawMoved(deps, indexer, tenant, u, stillMoved, live);
-      // What it deleted is read again under the lock: found by the same record, so a cut between the two reads finds it too.
-      withdrawn.push(...await reopenDeleted(deps, indexer, tenant, u, now === null ? [] : await deletedByMoved(deps, tenant, u), live));
-      // Named or renamed since the extraction read the names (a rename finished meanwhile): its facts say the name held now.
-      const named = await withCurrentNames(deps, tenant, extraction, vectors);
-      return [...withdrawn, ...await writeFacts({ deps, indexer, decider, candidateK, logger: log }, tenant, u, named.extraction, named.vectors, live)];
+      let withdrawn: MemoryOp[] = [];
+      try {
+        const first = await commit(async () => {
+          // Another delivery of this job finished while this one waited: nothing left to write.
+          const now = await deps.memory.processedFacts(tenant, utteranceId);
+          const stillMoved = now === null ? [] : await movedFacts(deps, tenant, u, now);
+          if (now !== null && stillMoved.length === 0 && !(await revisedSince(deps, tenant, u))) return null;
+          const undone = await withdrawMoved(deps, indexer, tenant, u, stillMoved, live);
+          // What it deleted is read again under the lock: found by the same record, so a cut between the two reads finds it too.
+          undone.push(...await reopenDeleted(deps, indexer, tenant, u, now === null ? [] : await deletedByMoved(deps, tenant, u), live));
+          return undone;
+        });
+        if (first === null) return [];
+        withdrawn = first;
+        // Named or renamed since the extraction read the names (a rename finished meanwhile): its facts say the name held now.
+        const named = await withCurrentNames(deps, tenant, extraction, vectors);
+        return [...withdrawn, ...await writeFacts({ deps, indexer, decider, candidateK, logger: log, commit }, tenant, u, named.extraction, named.vectors, live)];
+      } catch (err) {
+        // Erased, or given to another speaker since this job read it: that move's own job consolidates it for the new one.
+        // Rewritten since (an erasure redacted someone's name or number in it): nothing more of the text read then is
+        // written (what was, before the erasure, its second pass removes).
+        if (err instanceof TurnChanged) return withdrawn;
+        throw err;
+      }
     });
     log.debug({ ops: ops.map((o) => o.op), subjects: keys.length }, 'utterance consolidated');
     if (ops.length > 0) deps.onOps(tenant, sessionId, ops);
@@ -262,6 +277,21 @@ export function consolidationLockKeys(tenant: TenantId, sessionId: string, extra
   return [...keys];
 }
 
+
+/** Thrown by a job's `commit` when its turn changed since the job read it (`unchangedSince`): nothing more is written. */
+class TurnChanged extends Error {}
+
+/**
+ * How a consolidation job writes what it read of `u`: each write under the speaker's lock (`speakerLockKey`), once the
+ * turn is found unchanged there (else `TurnChanged`). Held for the write alone: the decisions before it (an LLM call)
+ * run outside it, so an erasure of the speaker, which takes it, never waits for one.
+ */
+function turnCommit(locks: KeyedLock, graph: GraphStore, tenant: TenantId, u: Utterance): <T>(write: () => Promise<T>) => Promise<T> {
+  return (write) => locks.withLock([speakerLockKey(tenant, u.speakerId)], async () => {
+    if (!(await unchangedSince(graph, tenant, u))) throw new TurnChanged('turn changed since it was read');
+    return write();
+  });
+}
 
 /**
  * False when the utterance was erased, given to another speaker, or its text or addressees rewritten (an erasure's

@@ -51,18 +51,24 @@ export interface WriteContext {
   decider: Decider;
   candidateK: number;
   logger?: Pick<Logger, 'debug' | 'warn'>;
+  /**
+   * Runs each write (never a decision): consolidation's takes the speaker's lock and checks the turn is unchanged there
+   * (`turnCommit`), so an erasure waits for no LLM call; default: runs it as is.
+   */
+  commit?: <T>(write: () => Promise<T>) => Promise<T>;
 }
 
 /**
  * Decide and write each extracted fact against its subject's current facts, read now (the caller
- * holds the subjects' locks), apply the profile updates and record the utterance as processed.
+ * holds the subjects' locks), apply the profile updates and record the utterance as processed; every write through
+ * `commit`, every decision outside it.
  * `live` aborts when the queue closes or a lock was lost: no write starts after that.
  */
 export async function writeFacts(
-  { deps, indexer, decider, candidateK, logger }: WriteContext, tenant: TenantId, u: Utterance, extraction: ExtractionResult,
-  vectors: Float32Array[], live: AbortSignal,
+  { deps, indexer, decider, candidateK, logger, commit = (write) => write() }: WriteContext, tenant: TenantId, u: Utterance,
+  extraction: ExtractionResult, vectors: Float32Array[], live: AbortSignal,
 ): Promise<MemoryOp[]> {
-  await indexer.indexUtterance(tenant, u, vectors[0] as Float32Array);
+  await commit(() => indexer.indexUtterance(tenant, u, vectors[0] as Float32Array));
   const ops: MemoryOp[] = [];
   const factIds: string[] = [];
   const deletedIds: string[] = [];
@@ -82,7 +88,7 @@ export async function writeFacts(
     const withdrawn = earlier && factWithdrawn(earlier) ? earlier : null;
     if (earlier && !withdrawn) {
       // An earlier run of this job stored it and stopped before recording the utterance as processed.
-      const op = await finishStored(deps, indexer, tenant, u, earlier, vector);
+      const op = await commit(() => finishStored(deps, indexer, tenant, u, earlier, vector));
       ops.push(...op.ops);
       factIds.push(...op.factIds);
       continue;
@@ -108,7 +114,7 @@ export async function writeFacts(
     const retold = ordered.decision.op === 'UPDATE' ? ordered.decision.retold : undefined;
     const written = retold ? { ...ef, ...retold } : ef;
     const writtenVector = retold ? (await indexer.vectorsFor(tenant, [{ id, layer: 'fact', text: retold.content }]))[0]! : vector;
-    const op = await apply(deps, indexer, tenant, u, written, end, { id, withdrawn, closedBy: ordered.closedBy }, writtenVector, ordered.decision);
+    const op = await commit(() => apply(deps, indexer, tenant, u, written, end, { id, withdrawn, closedBy: ordered.closedBy }, writtenVector, ordered.decision));
     // Restored as history (a newer fact holds the slot): its value does not overwrite the profile either.
     if (op.history && ef.slot !== null) keptBetter.add(`${ef.subjectId}\u0000${ef.slot}`);
     ops.push(...op.ops);
@@ -118,11 +124,13 @@ export async function writeFacts(
   // A profile value kept because the stored transcript was better is not overwritten either.
   const updates = extraction.profileUpdates.filter((p) => !keptBetter.has(`${p.participantId}\u0000${p.attribute}`));
   live.throwIfAborted();
-  if (updates.length > 0) await applyProfileUpdates(deps.graph, tenant, updates, { text: u.text, ...(logger ? { logger } : {}) });
   // A state said with its end (already past when an older conversation is imported) fills its attribute only while it lasts.
   const temporary = extraction.facts.filter((_, i) => (ends[i] ?? null) !== null).flatMap(derivedSlotOf);
-  if (temporary.length > 0) await rederiveAttributes(deps.graph, deps.memory, tenant, temporary);
-  await deps.memory.markProcessed(tenant, u.id, [...new Set(factIds)], { speakerId: u.speakerId, deletedIds: [...new Set(deletedIds)] });
+  await commit(async () => {
+    if (updates.length > 0) await applyProfileUpdates(deps.graph, tenant, updates, { text: u.text, ...(logger ? { logger } : {}) });
+    if (temporary.length > 0) await rederiveAttributes(deps.graph, deps.memory, tenant, temporary);
+    await deps.memory.markProcessed(tenant, u.id, [...new Set(factIds)], { speakerId: u.speakerId, deletedIds: [...new Set(deletedIds)] });
+  });
   return ops;
 }
 

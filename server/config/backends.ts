@@ -1,5 +1,6 @@
 /** The graph, vector and queue backends, and how background jobs run. */
 import type { Env, EnvReader } from './env-reader.js';
+import { DEFAULT_JOB_MAX_RUN_MS } from '../../graph/job-queue.js';
 
 /** Which stores and queue Parley uses, where they are, and how background jobs run. */
 export interface BackendSettings {
@@ -48,6 +49,11 @@ export interface BackendSettings {
    */
   jobMaxOutageWaitMs: number;
   /**
+   * `PARLEY_JOB_MAX_RUN_MS`: the longest one try of a background job runs before it is failed (its lease no longer
+   * renewed; retried, or dead-lettered once out of attempts), ms; `0`: no limit. Default ten minutes.
+   */
+  jobMaxRunMs: number;
+  /**
    * `PARLEY_KEPT_EXTRACTION_DAYS`: how long an extraction kept for the re-run of an unfinished
    * consolidation job is kept before it is dropped (its job crashed and never ran again, or is a dead
    * letter nobody replayed); default 7.
@@ -73,6 +79,7 @@ export function readBackendSettings(r: EnvReader, env: Env): BackendSettings {
     redisUrl: r.url('REDIS_URL', 'redis://127.0.0.1:6379/0', ['redis:', 'rediss:']),
     redisPrefix: r.string('PARLEY_REDIS_PREFIX', 'parley'),
     jobMaxOutageWaitMs: r.int('PARLEY_JOB_MAX_OUTAGE_WAIT_MS', 86_400_000, 0, 30 * 86_400_000),
+    jobMaxRunMs: r.int('PARLEY_JOB_MAX_RUN_MS', DEFAULT_JOB_MAX_RUN_MS, 0, 86_400_000),
     keptExtractionDays: r.int('PARLEY_KEPT_EXTRACTION_DAYS', 7, 1, 3650),
   };
 }

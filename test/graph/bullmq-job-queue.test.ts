@@ -10,7 +10,7 @@ const skip = await redisSkipReason();
 jobQueueContract('bullmq (redis)', async () => {
   const prefix = `parley-test-${process.pid}-${Date.now()}`;
   const handles: BullmqJobQueue[] = [];
-  const open = (options: { maxOutageWaitMs?: number } = {}): BullmqJobQueue => {
+  const open = (options: { maxOutageWaitMs?: number; maxRunMs?: number } = {}): BullmqJobQueue => {
     const q = new BullmqJobQueue({ url: TEST_REDIS_URL, prefix, ...options });
     handles.push(q);
     return q;

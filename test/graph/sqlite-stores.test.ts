@@ -52,7 +52,7 @@ jobQueueContract('sqlite (in-process)', async () => {
   const tmp = tempDir();
   const file = path.join(tmp.dir, 'parley.db');
   const handles: { db: SqliteDatabase; queue: SqliteJobQueue }[] = [];
-  const open = (options: { maxOutageWaitMs?: number } = {}): SqliteJobQueue => {
+  const open = (options: { maxOutageWaitMs?: number; maxRunMs?: number } = {}): SqliteJobQueue => {
     const db = openDatabase(file);
     const queue = new SqliteJobQueue(db, { pollMs: 10, ...options });
     handles.push({ db, queue });

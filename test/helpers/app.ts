@@ -101,3 +101,16 @@ export function appWithClientForSuite(start: () => Promise<TestApp> = () => star
   });
   return suite;
 }
+
+/**
+ * {@link appForSuite} under one of `deployments()`: the app started with its settings, an SDK client sending its
+ * headers, and the deployment cleaned up once the app has closed. Read `t` and `api` inside tests and hooks.
+ */
+export function deploymentAppForSuite(deployment: { env: Record<string, string>; headers: Record<string, string>; cleanup(): Promise<void> }): { t: TestApp; api: ParleyClient } {
+  const suite = { t: appForSuite(() => startTestApp(deployment.env)) } as { t: TestApp; api: ParleyClient };
+  before(() => {
+    suite.api = clientFor(suite.t, deployment.headers);
+  });
+  after(() => deployment.cleanup());
+  return suite;
+}

@@ -33,3 +33,10 @@ export function slowSessionReads(graph: GraphStore): (sessionId: string) => Held
     return { reached: reachedP, release: () => { slow.delete(sessionId); release(); } };
   };
 }
+
+/** A promise the test opens when it chooses (`open`), to hold a step of the code under test until then. */
+export function gate(): { promise: Promise<void>; open: () => void } {
+  let open = (): void => undefined;
+  const promise = new Promise<void>((resolve) => { open = resolve; });
+  return { promise, open };
+}

@@ -202,6 +202,13 @@ describe('config', () => {
     }
   });
 
+  test('PARLEY_JOB_MAX_RUN_MS: ten minutes by default, 0 for no limit, never negative', () => {
+    assert.equal(loadConfig({}).jobMaxRunMs, 600_000);
+    assert.equal(loadConfig({ PARLEY_JOB_MAX_RUN_MS: '0' }).jobMaxRunMs, 0);
+    assert.equal(loadConfig({ PARLEY_JOB_MAX_RUN_MS: '90000' }).jobMaxRunMs, 90_000);
+    assert.throws(() => loadConfig({ PARLEY_JOB_MAX_RUN_MS: '-1' }), /PARLEY_JOB_MAX_RUN_MS/);
+  });
+
   test('a kept extraction must outlive the longest outage wait, and PARLEY_CMUDICT must name a file', () => {
     assert.doesNotThrow(() => loadConfig({ PARLEY_KEPT_EXTRACTION_DAYS: '2', PARLEY_JOB_MAX_OUTAGE_WAIT_MS: String(86_400_000) }));
     assert.throws(() => loadConfig({ PARLEY_KEPT_EXTRACTION_DAYS: '7', PARLEY_JOB_MAX_OUTAGE_WAIT_MS: String(10 * 86_400_000) }),

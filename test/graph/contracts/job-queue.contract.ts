@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
 import { ParleyError } from '../../../graph/core/errors.js';
-import { OUTAGE_GAVE_UP, type JobQueue } from '../../../graph/job-queue.js';
+import { JOB_OVERRAN, OUTAGE_GAVE_UP, type JobQueue } from '../../../graph/job-queue.js';
 import { contractSuite } from './contract-suite.js';
 
 export interface JobQueueFixture {
   queue: JobQueue;
   /** A second handle on the same backing store, as after a restart or in another process; `options` as the queues take them. */
-  reopen(options?: { maxOutageWaitMs?: number }): Promise<JobQueue>;
+  reopen(options?: { maxOutageWaitMs?: number; maxRunMs?: number }): Promise<JobQueue>;
   cleanup(): Promise<void>;
 }
 
@@ -118,6 +118,35 @@ export function jobQueueContract(name: string, factory: () => Promise<JobQueueFi
       await q.drain('stuck', 10_000);
       assert.deepEqual(await q.deadLetters('stuck'), []);
       assert.equal((await q.stats('stuck')).outageWaiting, 0);
+    });
+
+    test('a try that runs past maxRunMs fails, its signal aborted: retried, then a dead letter; a later try that ends finishes the job', async () => {
+      const q = await fx.reopen({ maxRunMs: 150 });
+      const signals: AbortSignal[] = [];
+      let hang = true;
+      q.process('hung', async (_job, signal) => {
+        signals.push(signal);
+        // A call that never answers, and ignores the signal.
+        if (hang) await new Promise<never>(() => undefined);
+      });
+      const id = await q.enqueue('hung', { k: 'v' }, { attempts: 2, backoffMs: 10 });
+      const deadline = Date.now() + 30_000;
+      while ((await q.deadLetters('hung')).length === 0) {
+        assert.ok(Date.now() < deadline, 'the hung job never became a dead letter');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const [dead] = await q.deadLetters('hung');
+      assert.equal(dead?.id, id);
+      assert.equal(dead?.attempts, 2);
+      assert.ok(dead?.error.startsWith(JOB_OVERRAN), dead?.error);
+      assert.equal(signals.length, 2, 'tried once per attempt');
+      assert.ok(signals.every((s) => s.aborted), 'each overrun try is told through its signal');
+      assert.equal((await q.stats('hung')).running, 0, 'no longer counted as running');
+      hang = false;
+      assert.equal(await q.retryDeadLetter('hung', id), true);
+      await q.drain('hung', 30_000);
+      assert.deepEqual(await q.deadLetters('hung'), []);
+      assert.equal(signals.length, 3);
     });
 
     test('stats count waiting and running jobs and age the oldest due one (metrics)', async () => {
