@@ -64,9 +64,10 @@ export interface TimeScopeOptions {
    */
   relativeDays?: boolean;
   /**
-   * Take relative times ("last week", "two weeks ago", "yesterday") out of `rest` as calendar dates are (default true):
-   * they say when, not what, and as query words they matched any turn that says "week" or "last" ("maybe next week",
-   * "last meeting before the launch") above the one the question is about. False: they stay query words (as before).
+   * Take relative times ("last week", "two weeks ago", "yesterday") out of `rest` as calendar dates are: they say when,
+   * not what, and as query words they match any turn that says "week" or "last" ("maybe next week", "last meeting before
+   * the launch"). Default false (they stay query words): on LoCoMo dev it cost one dated question of 101 and failed its
+   * adoption rule (docs/BENCHMARKS.md, meet3).
    */
   relativeOut?: boolean;
 }
@@ -282,7 +283,7 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
     }
     // "before June 2024": the word belongs to the time (it is no past cue of its own).
     expressions.push(BEFORE.test(lead) ? `${lead.match(/before\s*$/i)![0]}${r.text}` : r.text);
-    if (calendar || (options.relativeOut ?? true)) rest = rest.replace(r.text, ' ');
+    if (calendar || (options.relativeOut ?? false)) rest = rest.replace(r.text, ' ');
   }
   for (const match of question.matchAll(BARE_YEAR)) {
     if (!rest.includes(match[0])) continue;
