@@ -8,6 +8,7 @@ import { personaCandidates } from './hydrate.js';
 import { itemCandidates, pointerCandidates, type Candidate } from './memory-candidates.js';
 import { factItem, personaItem, utteranceItem, type NameResolver } from './memory-items.js';
 import type { SearchFilters } from './pool-search.js';
+import { expectedAnswerType } from './answer-type.js';
 import { coverage } from './question-policy.js';
 import { oncePerSourceTurn } from './one-per-turn.js';
 import { reciprocalRankFusion } from './rrf.js';
@@ -70,6 +71,12 @@ export interface MemoryLayerOptions {
    * facts were all replaced, "Hi, I'm Ana. I live in Lisbon.", is replaced); default true. False: as any fact (as before).
    */
   namesAsked?: boolean;
+  /**
+   * With `validity`: an item that only ended by its own time ("out on Friday", "for a month": `validUntil` past, nothing
+   * replaced it) is no superseded item for a question that asks for a time and has no temporal cue ("When is Chidi
+   * out?"): when it ran is the answer. Default true. False: it ranks as a superseded item does (as before).
+   */
+  endedAnswersWhen?: boolean;
   /** Score factor of a superseded item for a question with no temporal cue; default 0.5. */
   supersededFactor?: number;
   /** Score factor of a superseded item for a question about the past; default 1.5. */
@@ -161,6 +168,8 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
   const personaW = o.personaItemWeight ?? 0.5;
   const validity = o.validity ?? true;
   const nowIso = input.now ?? new Date().toISOString();
+  // A "When…?" question with no temporal cue is answered by what has ended on its own too (`endedAnswersWhen`).
+  const endsStale = !(o.endedAnswersWhen ?? true) || intent !== null || expectedAnswerType(input.question) !== 'time';
   // A self-introduction answers only a question about names (`namesAsked`).
   const nameless = (o.namesAsked ?? true) && !ASKS_NAME.test(input.question);
   const introduction = (f: Pick<Fact, 'slot'>): boolean => nameless && isSelfIntroduction(f);
@@ -168,14 +177,15 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
     factW > 0 ? matchFacts(input) : Promise.resolve([]),
     personaW > 0 && !input.filters.addresseeId && !input.filters.sessionId
       ? personaCandidates(stores, tenant, input.question, input.askerId) : Promise.resolve([]),
-    validity ? turnsClosedAt(stores, tenant, input.turns.map((t) => t.u), nowIso, introduction) : Promise.resolve(new Map<string, string>()),
+    // As of the earliest time no fact has ended on its own: only closed facts close a turn.
+    validity ? turnsClosedAt(stores, tenant, input.turns.map((t) => t.u), endsStale ? nowIso : EARLIEST, introduction) : Promise.resolve(new Map<string, string>()),
   ]);
   const facts = matched.filter((f) => !introduction(f));
   const turnCandidates: Candidate[] = input.turns.map((t, i) => ({ kind: 'turn', id: t.u.id, score: share(i + 1), u: t.u, closedAt: closedAt.get(t.u.id) ?? null }));
   const topical = facts.filter((f) => input.terms.length === 0 || coverage(factWords(f), input.terms) > 0);
   const ownRank = (weight: number) => (f: Fact, i: number): number =>
     weight * share(i + 1) * input.factor({ speakerIds: [f.speakerId, f.subjectId], addresseeIds: f.addresseeIds, text: f.content, time: f.time, sessionId: f.sessionId, eventTime: f.eventTime });
-  const superseded = (f: Fact): boolean => f.validTo !== null || factEnded(f, nowIso);
+  const superseded = (f: Fact): boolean => f.validTo !== null || (endsStale && factEnded(f, nowIso));
   // As of a named time (no past cue): what held then is current, the rest ranks as replaced.
   const windows = validity && (o.asOf ?? true) && intent !== 'past' ? input.asOf ?? [] : [];
   const asOf = windows.length > 0;

@@ -28,6 +28,13 @@ const QUESTION_FRAME = new Set((
 ).split(' '));
 
 /**
+ * Adverb particles among the function words: in a question with no other content word they are its topic ("When is
+ * Chidi **out**?", "Is the deal **off**?", "When is the trial **over**?"); elsewhere they stay function words. ("in" and
+ * "on" are stop words of every lexical index, so they could not be searched.)
+ */
+const PARTICLES = new Set('out off up over'.split(' '));
+
+/**
  * Temporal cues of a question ("Where is Ana **now**?", "Is Ben **still** at Acme?", "…**at the moment**?"): they ask
  * when (`temporalIntent`, `validityAsked` read them from the question itself), never what, so they are no query words;
  * kept as words, "now" matched any turn that says it ("My back is fine now") above the subject's own memories.
@@ -124,6 +131,7 @@ export function rewriteQuestion(question: string, participants: readonly Partici
   const addresseeIds = new Set<string>();
   const nameWords = new Set<string>();
   const terms: string[] = [];
+  const particles: string[] = [];
   const possessive = (read.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? []).map((w) => /['’]s$/.test(w));
   let subjectEnds = -1;
   let addresseeEnds = -1;
@@ -145,9 +153,12 @@ export function rewriteQuestion(question: string, participants: readonly Partici
         addresseeEnds = i;
       }
     } else if (isContentWord(w) && !terms.includes(w) && (keepCues || !TEMPORAL_CUES.has(w))) terms.push(w);
+    else if (PARTICLES.has(w) && !particles.includes(w)) particles.push(w);
   });
+  // Frame words stay only when nothing else is left, and then a particle rather than them ("When did Ben go out?" → out).
   const focused = terms.filter((w) => !QUESTION_FRAME.has(w));
   if (focused.length > 0) terms.splice(0, terms.length, ...focused);
+  else if (particles.length > 0) terms.splice(0, terms.length, ...particles);
   return { question, terms, text: terms.join(' '), participantIds: [...participantIds], nameWords: [...nameWords], subjectIds: [...subjectIds], addresseeIds: [...addresseeIds] };
 }
 

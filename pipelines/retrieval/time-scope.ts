@@ -63,6 +63,13 @@ export interface TimeScopeOptions {
    * <date>" is everything before it either way.
    */
   relativeDays?: boolean;
+  /**
+   * Take relative times ("last week", "two weeks ago", "yesterday") out of `rest` as calendar dates are: they say when,
+   * not what, and as query words they match any turn that says "week" or "last" ("maybe next week", "last meeting before
+   * the launch"). Default false (they stay query words): on LoCoMo dev it cost one dated question of 101 and failed its
+   * adoption rule (docs/BENCHMARKS.md, meet3).
+   */
+  relativeOut?: boolean;
 }
 
 /** Words that make a casual time word ("weekend", "Friday", "morning") point at a time relative to now. */
@@ -276,7 +283,7 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
     }
     // "before June 2024": the word belongs to the time (it is no past cue of its own).
     expressions.push(BEFORE.test(lead) ? `${lead.match(/before\s*$/i)![0]}${r.text}` : r.text);
-    if (calendar) rest = rest.replace(r.text, ' ');
+    if (calendar || (options.relativeOut ?? false)) rest = rest.replace(r.text, ' ');
   }
   for (const match of question.matchAll(BARE_YEAR)) {
     if (!rest.includes(match[0])) continue;

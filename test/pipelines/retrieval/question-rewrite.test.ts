@@ -68,6 +68,16 @@ describe('question rewriting', () => {
     assert.deepEqual(q.participantIds, []);
     assert.equal(q.text, 'budget report');
   });
+
+  test('a particle is the topic of a question with no other content word; elsewhere it stays a function word', () => {
+    const people = [...PEOPLE, person('p_chidi', 'Chidi')];
+    const when = rewriteQuestion('When is Chidi out?', people);
+    assert.deepEqual(when.terms, ['out'], 'trial10 F3: "out" was dropped and the question searched for Chidi alone');
+    assert.deepEqual(when.subjectIds, ['p_chidi']);
+    assert.deepEqual(rewriteQuestion('Is the deal off?', people).terms, ['deal'], 'another content word: the particle goes');
+    assert.deepEqual(rewriteQuestion('When did Chidi go out?', people).terms, ['out'], 'a particle rather than frame words');
+    assert.deepEqual(rewriteQuestion('Is it over?', people).terms, ['over']);
+  });
 });
 
 describe('the deterministic policy', () => {

@@ -24,7 +24,7 @@ describe('the time a question names', () => {
     assert.deepEqual(s?.ranges.map((r) => r.since), ['2026-06-01T00:00:00.000Z', '2025-06-01T00:00:00.000Z', '2024-06-01T00:00:00.000Z']);
   });
 
-  test('relative times count from now and stay keywords', () => {
+  test('relative times count from now and stay keywords (relativeOut takes them out)', () => {
     const week = timeScope('What did Ana promise Ben last week?', NOW, NO_SLACK);
     assert.equal(week?.ranges.length, 1);
     const r = week!.ranges[0]!;
@@ -32,6 +32,8 @@ describe('the time a question names', () => {
     assert.ok(inScope('2026-11-20T12:00:00Z', week!.ranges));
     assert.ok(!inScope('2026-11-02T12:00:00Z', week!.ranges));
     assert.equal(week?.rest, 'What did Ana promise Ben last week?');
+    assert.equal(timeScope('What did Ana promise Ben last week?', NOW, { ...NO_SLACK, relativeOut: true })?.rest, 'What did Ana promise Ben ?');
+    assert.equal(timeScope('What did Ana say two weeks ago?', NOW, { ...NO_SLACK, relativeOut: true })?.rest, 'What did Ana say ?');
     const yesterday = timeScope('what did we talk about yesterday', NOW, NO_SLACK);
     assert.deepEqual(yesterday?.ranges, [{ since: '2026-11-24T00:00:00.000Z', until: '2026-11-25T00:00:00.000Z' }]);
   });
