@@ -17,6 +17,7 @@ import { dependentsOf } from './cancelled-plans.js';
 import { applyProfileUpdates } from './profile-updates.js';
 import { inSaidOrder } from './said-order.js';
 import { closeInterrupted, decideWithStays, ownEnd } from './temporary-states.js';
+import { changesDecision } from './team-decisions.js';
 
 /** Newest current facts of a subject searched by vector for near-duplicates and changes of mind. */
 const RECENT_POOL = 200;
@@ -155,7 +156,9 @@ async function nearestCandidates(
   const theirs = ef.settles === 'cancelled'
     ? (await Promise.all(ef.addresseeIds.filter((a) => a !== ef.subjectId).map((a) => deps.memory.listFacts(tenant, { subjectId: a, limit: RECENT_POOL })))).flat()
     : [];
-  const byId = new Map([...recent, ...slotted, ...session, ...shared, ...theirs].map((f) => [f.id, f]));
+  // A change of a team's decision, plan or task owner may replace what anyone in the deployment said, in any meeting.
+  const team = changesDecision(ef) ? await deps.memory.listFacts(tenant, { limit: RECENT_POOL }) : [];
+  const byId = new Map([...recent, ...slotted, ...session, ...shared, ...theirs, ...team].map((f) => [f.id, f]));
   if (byId.size === 0) return [];
   const hits = (await Promise.all((['fact', 'profile'] as const).map((layer) => {
     const ids = [...byId.values()].filter((f) => f.layer === layer).map((f) => f.id);
