@@ -57,6 +57,11 @@ export interface DecisionInput {
   time?: string;
   /** Names of the people the fact and its candidates are about: a shared name is no shared topic. */
   names?: string[];
+  /**
+   * For a statement that changes a team's decision, plan or task owner (`changesDecision`): the deployment's current facts
+   * nearest it, whoever they are about, with their cosine; only `replacedDecision` weighs them. Absent: none.
+   */
+  team?: Candidate[];
 }
 
 /** Decides ADD / UPDATE / DELETE / KEEP / NOOP. Implementations: deterministic rules, LLM. */
@@ -359,7 +364,7 @@ export class RuleDecider implements Decider {
     this.#decision = options.decisionCosine ?? 0.5;
   }
 
-  async decide({ fact, candidates, retractedFacts, time, names }: DecisionInput): Promise<Decision> {
+  async decide({ fact, candidates, retractedFacts, time, names, team }: DecisionInput): Promise<Decision> {
     if (fact.settles && !fact.retractsUtteranceIds) {
       // An outcome settles a plan about the same thing, and a dated plan is not done before its day.
       const fits = (c: Candidate): boolean => c.score >= this.#settle
@@ -398,7 +403,7 @@ export class RuleDecider implements Decider {
     }
     // "We need to move the launch to April 4", "Dana is handling the vendor contract now": a team's decision, plan or task
     // owner changed by anyone, in any meeting, replaces the one it names the topic of (trial10 F1).
-    const replaced = fact.slot === null || fact.slot.startsWith('plan:') ? replacedDecision(fact, candidates, names ?? [], this.#decision) : undefined;
+    const replaced = fact.slot === null || fact.slot.startsWith('plan:') ? replacedDecision(fact, [...candidates, ...(team ?? [])].sort((a, b) => b.score - a.score), names ?? [], this.#decision) : undefined;
     if (replaced) return { op: 'UPDATE', targetId: replaced.fact.id };
     if (fact.retraction) {
       if (fact.retractsUtteranceIds) {

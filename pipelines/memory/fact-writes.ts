@@ -89,11 +89,12 @@ export async function writeFacts(
       continue;
     }
     const candidates = await nearestCandidates(deps, tenant, u.sessionId, ef, vector, candidateK);
+    const team = changesDecision(ef) ? await teamCandidates(deps, tenant, vector, candidateK) : undefined;
     const retractedFacts = ef.retractsUtteranceIds ? await factsFrom(deps.memory, tenant, ef.retractsUtteranceIds) : [];
     const names = await peopleNames(deps.graph, tenant, [u.speakerId, ...u.addresseeIds, ef.subjectId,
       ...candidates.flatMap((c) => [c.fact.speakerId, c.fact.subjectId])], known);
     // A stay ("in Lisbon for a month") is stored beside the home it interrupts; a lasting value outlasts a stay of it.
-    const decision = decideWithStays(await decider.decide({ fact: ef, candidates, retractedFacts, time: u.time, names }), end, candidates,
+    const decision = decideWithStays(await decider.decide({ fact: ef, candidates, retractedFacts, time: u.time, names, ...(team ? { team } : {}) }), end, candidates,
       ef.validFrom !== undefined && ef.validFrom > u.time);
     // Nothing to store and nothing to end ("I'm not a photographer anymore", none held): no op for the client (rules 43).
     if (decision.op === 'NOOP') {
@@ -156,9 +157,7 @@ async function nearestCandidates(
   const theirs = ef.settles === 'cancelled'
     ? (await Promise.all(ef.addresseeIds.filter((a) => a !== ef.subjectId).map((a) => deps.memory.listFacts(tenant, { subjectId: a, limit: RECENT_POOL })))).flat()
     : [];
-  // A change of a team's decision, plan or task owner may replace what anyone in the deployment said, in any meeting.
-  const team = changesDecision(ef) ? await deps.memory.listFacts(tenant, { limit: RECENT_POOL }) : [];
-  const byId = new Map([...recent, ...slotted, ...session, ...shared, ...theirs, ...team].map((f) => [f.id, f]));
+  const byId = new Map([...recent, ...slotted, ...session, ...shared, ...theirs].map((f) => [f.id, f]));
   if (byId.size === 0) return [];
   const hits = (await Promise.all((['fact', 'profile'] as const).map((layer) => {
     const ids = [...byId.values()].filter((f) => f.layer === layer).map((f) => f.id);
@@ -171,6 +170,20 @@ async function nearestCandidates(
   // Same-slot facts always count, even when not among the nearest vectors.
   for (const f of slotted) if (!scored.some((c) => c.fact.id === f.id)) scored.push({ fact: f, score: 0 });
   return scored.slice(0, k + 4);
+}
+
+/**
+ * The deployment's newest current facts nearest `vector`, whoever they are about: what a change of a team's decision,
+ * plan or task owner may replace (`DecisionInput.team`). Facts only, never profile values.
+ */
+async function teamCandidates(deps: FactWriteDeps, tenant: TenantId, vector: Float32Array, k: number): Promise<Candidate[]> {
+  const pool = new Map((await deps.memory.listFacts(tenant, { layer: 'fact', limit: RECENT_POOL })).map((f) => [f.id, f]));
+  if (pool.size === 0) return [];
+  const hits = await deps.vectors.search(tenant, collectionFor('fact'), vector, k, { ids: [...pool.keys()] });
+  return hits.flatMap((h) => {
+    const fact = pool.get(h.id);
+    return fact ? [{ fact, score: h.score }] : [];
+  });
 }
 
 /** The names of `ids` (those not in `known` read in one call and kept there). */

@@ -26,7 +26,8 @@ const GENERIC = new Set(('use using used need move moving cut cutting handle han
   + 'monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september '
   + 'october november december team everyone everybody people others other lot bit percent per cent mind change changes '
   + 'fine sure okay yeah go going work working take taking make making get getting start end deal part side point '
-  + 'instead now all anymore longer').split(' '));
+  + 'instead now all anymore longer will shall can may might must would could should gonna wanna '
+  + 'one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred thousand half').split(' '));
 
 /** Kinds that hold what a team decided, planned or took on. */
 const DECISION_KINDS: ReadonlySet<string> = new Set(['plan', 'commitment', 'request', 'statement']);
@@ -34,16 +35,20 @@ const DECISION_KINDS: ReadonlySet<string> = new Set(['plan', 'commitment', 'requ
 /** A statement that tells a decision, a target or who does something, not a report of what happened. */
 const DECIDED_CUE = /\b(?:will|['’]ll|going to|plans? to|planning|need to|needs to|should|shouldn['’]t|let['’]s|targeting|target|aiming|decided|is fine|are fine|go(?:ing)? with|handling|in charge of|responsible for|owns?|takes? over|taking over)\b/i;
 
-/** The topic nouns of `text`, as stems: words WordNet lists as nouns, other than names, numbers and `GENERIC` words. */
+/**
+ * The topic nouns of `text`, as stems: lower-case words WordNet lists as nouns, other than `people`'s names, numbers and
+ * `GENERIC` words. A capitalised word is a name ("Ben", "Postgres"): a person, or the value decided, never the topic.
+ */
 export function topicNouns(text: string, people: readonly string[] = []): Set<string> {
   const names = new Set(people.flatMap((p) => p.toLowerCase().split(/\s+/)));
-  const opening = text.match(/^[A-Z][\w-]*/)?.[0]?.toLowerCase();
-  if (opening) names.add(opening);
   const out = new Set<string>();
-  for (const w of text.toLowerCase().match(/[a-z][a-z'’-]+/g) ?? []) {
+  for (const w of text.match(/(?<![\w'’-])[a-z][a-z'’-]+/g) ?? []) {
     const word = w.replace(/['’]s$/, '');
-    if (word.length < 3 || GENERIC.has(word) || names.has(word)) continue;
-    if (defaultWordNet().nounKinds(word).length === 0) continue;
+    if (word.length < 3 || /['’]/.test(word) || GENERIC.has(word) || names.has(word)) continue;
+    // A word WordNet does not list at all ("analytics", "offsite") is a term of the trade, kept when long enough.
+    const senses = defaultWordNet().senses(word);
+    const unlisted = !senses.ordinary && !senses.proper && !senses.notNoun && word.length >= 5;
+    if (!unlisted && defaultWordNet().nounKinds(word).length === 0) continue;
     out.add(stem(word));
   }
   return out;

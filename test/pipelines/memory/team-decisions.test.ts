@@ -9,9 +9,32 @@ import type { JobQueue } from '../../../graph/job-queue.js';
 import type { Fact } from '../../../graph/memory-store.js';
 import { InteractionIngest } from '../../../pipelines/interaction/ingest.js';
 import type { ConsolidationJob } from '../../../pipelines/memory/consolidate.js';
+import { changesDecision, topicNouns } from '../../../pipelines/memory/team-decisions.js';
+import { factsSaid } from '../../helpers/extract-said.js';
 import { embeddedMemory, type EmbeddedMemory } from '../../helpers/memory-fixture.js';
 
 const DAYS = ['2026-11-09', '2026-11-16', '2026-11-23'];
+
+describe('a team decision changed', () => {
+  test('"Okay, <name> is …" is a statement about the name; "Okay, thanks" and "Okay, That is fine" stay replies', async () => {
+    const said = async (text: string): Promise<string[]> => (await factsSaid(text, `${DAYS[1]}T10:00:00.000Z`, ['ana', 'Ana'], ['ben', 'Ben'])).map((f) => f.content);
+    // On main 5c1af1d1: no fact.
+    assert.deepEqual(await said('Okay, Dana is handling the vendor contract now.'), ['Dana is handling the vendor contract now']);
+    assert.deepEqual(await said('Right, Dana is doing the vendor contract.'), ['Dana is doing the vendor contract']);
+    assert.deepEqual(await said('Okay, thanks.'), []);
+    assert.deepEqual(await said('Okay, That is fine.'), []);
+  });
+
+  test('is told by a word of change, and keyed by the nouns it names, people and generic words aside', () => {
+    const fact = (content: string) => ({ kind: 'statement' as const, content, retraction: false });
+    for (const t of ['Ben and others need to move the launch to Sunday 4 April 2027', 'Dana is handling the vendor contract now',
+      "Dana and others shouldn't cut marketing at all", 'Chidi and Ben will use ClickHouse for analytics instead']) assert.ok(changesDecision(fact(t)), t);
+    for (const t of ['Ben will handle the vendor contract', 'Ana and others are targeting on Sunday 14 March 2027 for the launch',
+      'Is Dana handling the vendor contract now?']) assert.ok(!changesDecision(fact(t)), t);
+    assert.deepEqual([...topicNouns('Dana is handling the vendor contract now', ['Ana'])], ['vendor', 'contract']);
+    assert.deepEqual([...topicNouns('Ben and others need to move the launch to Sunday 4 April 2027')], ['launch']);
+  });
+});
 
 describe('team decisions over three weekly meetings', () => {
   let m: EmbeddedMemory;
