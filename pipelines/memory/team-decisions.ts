@@ -14,8 +14,9 @@ import type { ExtractedFact } from './extractor.js';
 /**
  * Words of a statement that say it changes what was agreed: "instead", "now", "at all", "no longer", a change of mind,
  * a task taken over, or something moved to another time ("move the launch to April 4", "push the review to Monday").
+ * Not "after all" (concessive as often: "new shoes after all these games") nor "bring it back" (a return).
  */
-const CHANGE = /\b(?:instead|now|any ?more|at all|no longer|after all|changed? (?:my|our|their|his|her) minds?|change of plans?|(?:take|takes|taking|took|taken) (?:it |that |this |them )?over|over to|(?:move|moved|moving|push|pushed|pushing|postpone|postponed|reschedule|rescheduled|shift|shifted|bring|brought) (?:[\w'’-]+ ){0,4}(?:to|forward|back)\b)/i;
+const CHANGE = /\b(?:instead|now|any ?more|at all|no longer|changed? (?:my|our|their|his|her) minds?|change of plans?|(?:take|takes|taking|took|taken) (?:it |that |this |them )?over|over to|(?:move|moved|moving|push|pushed|pushing|postpone|postponed|reschedule|rescheduled|shift|shifted) (?:[\w'’-]+ ){0,4}(?:to|forward|back)\b|(?:bring|brought) (?:[\w'’-]+ ){0,4}forward\b)/i;
 
 /**
  * Nouns too general to key a topic: the action words plans share ("use", "move", "cut", "handle"), time words, and the
@@ -32,8 +33,11 @@ const GENERIC = new Set(('use using used need move moving cut cutting handle han
 /** Kinds that hold what a team decided, planned or took on. */
 const DECISION_KINDS: ReadonlySet<string> = new Set(['plan', 'commitment', 'request', 'statement']);
 
-/** A statement that tells a decision, a target or who does something, not a report of what happened. */
-const DECIDED_CUE = /\b(?:will|['’]ll|going to|plans? to|planning|need to|needs to|should|shouldn['’]t|let['’]s|targeting|target|aiming|decided|is fine|are fine|go(?:ing)? with|handling|in charge of|responsible for|owns?|takes? over|taking over)\b/i;
+/**
+ * A statement that tells a decision, a target or who does something, not a report of what happened nor a taste ("Tom
+ * likes dairy-free options instead"): a modal of intent, "let's", a target, or an act in hand ("is handling", "is moving").
+ */
+const DECIDED_CUE = /\b(?:will|['’]ll|going to|plans? to|planning|need to|needs to|should|shouldn['’]t|let['’]s|targeting|target|aiming|decided|is fine|are fine|go(?:ing)? with|in charge of|responsible for|owns?|takes? over|(?:is|are|['’]s|['’]re)\s+(?:now\s+)?(?:handling|doing|running|leading|owning|covering|managing|taking|moving|using|going))\b/i;
 
 /**
  * The topic nouns of `text`, as stems: lower-case words WordNet lists as nouns, other than `people`'s names, numbers and
@@ -54,10 +58,13 @@ export function topicNouns(text: string, people: readonly string[] = []): Set<st
   return out;
 }
 
-/** True when `fact` says it changes an earlier decision, plan or task owner (`CHANGE`), and is no report of what was done. */
+/**
+ * True when `fact` is a decision, plan or task owner (a plan, commitment or request, or a statement told so: `DECIDED_CUE`)
+ * that says it changes an earlier one (`CHANGE`), and no report of what was done.
+ */
 export function changesDecision(fact: Pick<ExtractedFact, 'kind' | 'content' | 'retraction' | 'settles' | 'planObject'>): boolean {
-  return DECISION_KINDS.has(fact.kind) && !fact.retraction && fact.settles !== 'done' && fact.planObject?.past !== true
-    && !/\?\s*$/.test(fact.content) && CHANGE.test(fact.content);
+  return DECISION_KINDS.has(fact.kind) && (fact.kind !== 'statement' || DECIDED_CUE.test(fact.content)) && !fact.retraction
+    && fact.settles !== 'done' && fact.planObject?.past !== true && !/\?\s*$/.test(fact.content) && CHANGE.test(fact.content);
 }
 
 /** True for a current fact that holds a decision, plan, commitment or task owner a later change may replace. */
