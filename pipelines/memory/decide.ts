@@ -403,7 +403,8 @@ export class RuleDecider implements Decider {
     }
     // "We need to move the launch to April 4", "Dana is handling the vendor contract now": a team's decision, plan or task
     // owner changed by anyone, in any meeting, replaces the one it names the topic of (trial10 F1).
-    const replaced = fact.slot === null || fact.slot.startsWith('plan:') ? replacedDecision(fact, [...candidates, ...(team ?? [])].sort((a, b) => b.score - a.score), names ?? [], this.#decision) : undefined;
+    const weighed = [...candidates, ...(team ?? [])].sort((a, b) => b.score - a.score);
+    const replaced = fact.slot === null || fact.slot.startsWith('plan:') ? replacedDecision(fact, weighed, names ?? [], this.#decision) : undefined;
     if (replaced) return { op: 'UPDATE', targetId: replaced.fact.id };
     if (fact.retraction) {
       if (fact.retractsUtteranceIds) {
