@@ -9,6 +9,7 @@ import { cancelledOrders } from './cancelled-plans.js';
 import { retimedText, type Retold } from './retimed.js';
 import { FOR_NOW_PREFERENCE } from './temporary-slots.js';
 import { canonicalSlot } from './thing-keys.js';
+import { replacedDecision } from './team-decisions.js';
 
 /** A consolidation decision for one extracted fact. */
 export type Decision =
@@ -56,6 +57,11 @@ export interface DecisionInput {
   time?: string;
   /** Names of the people the fact and its candidates are about: a shared name is no shared topic. */
   names?: string[];
+  /**
+   * For a statement that changes a team's decision, plan or task owner (`changesDecision`): the deployment's current facts
+   * nearest it, whoever they are about, with their cosine; only `replacedDecision` weighs them. Absent: none.
+   */
+  team?: Candidate[];
 }
 
 /** Decides ADD / UPDATE / DELETE / KEEP / NOOP. Implementations: deterministic rules, LLM. */
@@ -76,6 +82,11 @@ export interface RuleDeciderOptions {
    * confident (ASR confidence included), is a worse transcript of the same statement; default 0.5.
    */
   sameValueSpelling?: number;
+  /**
+   * Cosine at or above which a statement that changes a decision, plan or task owner replaces an earlier one naming the
+   * same topic, whoever said either (`replacedDecision`); default 0.5.
+   */
+  decisionCosine?: number;
 }
 
 /**
@@ -343,15 +354,17 @@ export class RuleDecider implements Decider {
   readonly #retract: number;
   readonly #settle: number;
   readonly #spelling: number;
+  readonly #decision: number;
 
   constructor(options: RuleDeciderOptions = {}) {
     this.#dup = options.duplicateCosine ?? 0.9;
     this.#retract = options.retractCosine ?? 0.55;
     this.#settle = options.settleCosine ?? 0.4;
     this.#spelling = options.sameValueSpelling ?? 0.5;
+    this.#decision = options.decisionCosine ?? 0.5;
   }
 
-  async decide({ fact, candidates, retractedFacts, time, names }: DecisionInput): Promise<Decision> {
+  async decide({ fact, candidates, retractedFacts, time, names, team }: DecisionInput): Promise<Decision> {
     if (fact.settles && !fact.retractsUtteranceIds) {
       // An outcome settles a plan about the same thing, and a dated plan is not done before its day.
       const fits = (c: Candidate): boolean => c.score >= this.#settle
@@ -388,6 +401,11 @@ export class RuleDecider implements Decider {
         : undefined;
       if (named) return fact.settles === 'cancelled' ? { op: 'DELETE', targetIds: [named.fact.id] } : { op: 'UPDATE', targetId: named.fact.id };
     }
+    // "We need to move the launch to April 4", "Dana is handling the vendor contract now": a team's decision, plan or task
+    // owner changed by anyone, in any meeting, replaces the one it names the topic of (trial10 F1).
+    const weighed = [...candidates, ...(team ?? [])].sort((a, b) => b.score - a.score);
+    const replaced = fact.slot === null || fact.slot.startsWith('plan:') ? replacedDecision(fact, weighed, names ?? [], this.#decision) : undefined;
+    if (replaced) return { op: 'UPDATE', targetId: replaced.fact.id };
     if (fact.retraction) {
       if (fact.retractsUtteranceIds) {
         return retractedFacts.length > 0 ? { op: 'DELETE', targetIds: retractedFacts.map((f) => f.id) } : { op: 'ADD' };

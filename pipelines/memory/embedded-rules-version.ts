@@ -280,5 +280,14 @@
  * is the one asked's ("asked Chidi to hand her their notes", not "…her Chidi's notes"; embedded-rules.ts). Beside the
  * rules: with three or more people, a turn with no cue for one listener is addressed to everyone else, not to the
  * previous speaker (pipelines/speaker/addressee-inference.ts).
+ * 54 (meet1; a team-meeting newcomer trial, trial10 F1, F2): a team's decision, plan or task owner changed by a later
+ * statement of anyone, in any session ("we need to move the launch to April 4", "we'll use ClickHouse for analytics
+ * instead", "we shouldn't cut marketing at all", "Dana is handling the vendor contract now") replaces the earlier one
+ * naming the same topic noun (WordNet-listed, names and generic words aside) at cosine 0.5 or more: the statement must
+ * say it changes something ("instead", "now", "at all", a change of mind, "take over", moved to another time;
+ * team-decisions.ts), and consolidation weighs the deployment's recent facts for it, not only its subject's
+ * (fact-writes.ts); a promise is done by the same act told with a pronoun for its thing ("Ana sent it"; plan-match.ts);
+ * "Okay," / "yes," before a name and its verb leaves the name the subject ("Okay, Dana is handling the vendor contract
+ * now" gave no fact; grammar.ts).
  */
-export const EMBEDDED_RULES_VERSION = 53;
+export const EMBEDDED_RULES_VERSION = 54;

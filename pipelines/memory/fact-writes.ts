@@ -17,6 +17,7 @@ import { dependentsOf } from './cancelled-plans.js';
 import { applyProfileUpdates } from './profile-updates.js';
 import { inSaidOrder } from './said-order.js';
 import { closeInterrupted, decideWithStays, ownEnd } from './temporary-states.js';
+import { changesDecision } from './team-decisions.js';
 
 /** Newest current facts of a subject searched by vector for near-duplicates and changes of mind. */
 const RECENT_POOL = 200;
@@ -94,11 +95,12 @@ export async function writeFacts(
       continue;
     }
     const candidates = await nearestCandidates(deps, tenant, u.sessionId, ef, vector, candidateK);
+    const team = changesDecision(ef) ? await teamCandidates(deps, tenant, vector, candidateK) : undefined;
     const retractedFacts = ef.retractsUtteranceIds ? await factsFrom(deps.memory, tenant, ef.retractsUtteranceIds) : [];
     const names = await peopleNames(deps.graph, tenant, [u.speakerId, ...u.addresseeIds, ef.subjectId,
       ...candidates.flatMap((c) => [c.fact.speakerId, c.fact.subjectId])], known);
     // A stay ("in Lisbon for a month") is stored beside the home it interrupts; a lasting value outlasts a stay of it.
-    const decision = decideWithStays(await decider.decide({ fact: ef, candidates, retractedFacts, time: u.time, names }), end, candidates,
+    const decision = decideWithStays(await decider.decide({ fact: ef, candidates, retractedFacts, time: u.time, names, ...(team ? { team } : {}) }), end, candidates,
       ef.validFrom !== undefined && ef.validFrom > u.time);
     // Nothing to store and nothing to end ("I'm not a photographer anymore", none held): no op for the client (rules 43).
     if (decision.op === 'NOOP') {
@@ -176,6 +178,20 @@ async function nearestCandidates(
   // Same-slot facts always count, even when not among the nearest vectors.
   for (const f of slotted) if (!scored.some((c) => c.fact.id === f.id)) scored.push({ fact: f, score: 0 });
   return scored.slice(0, k + 4);
+}
+
+/**
+ * The deployment's newest current facts nearest `vector`, whoever they are about: what a change of a team's decision,
+ * plan or task owner may replace (`DecisionInput.team`). Facts only, never profile values.
+ */
+async function teamCandidates(deps: FactWriteDeps, tenant: TenantId, vector: Float32Array, k: number): Promise<Candidate[]> {
+  const pool = new Map((await deps.memory.listFacts(tenant, { layer: 'fact', limit: RECENT_POOL })).map((f) => [f.id, f]));
+  if (pool.size === 0) return [];
+  const hits = await deps.vectors.search(tenant, collectionFor('fact'), vector, k, { ids: [...pool.keys()] });
+  return hits.flatMap((h) => {
+    const fact = pool.get(h.id);
+    return fact ? [{ fact, score: h.score }] : [];
+  });
 }
 
 /** The names of `ids` (those not in `known` read in one call and kept there). */

@@ -144,9 +144,15 @@ export function withoutCorrectingNo(sentence: string): string {
   return sentence.replace(NO_LEAD, '');
 }
 
+/**
+ * "Okay," or "yes," before a name and its verb ("Okay, Dana is handling the vendor contract now"): the name is the
+ * subject (trial10 F2: the sentence gave no fact). Case matters, so "Okay, That's fine" and "okay, thanks" stay replies.
+ */
+const NAME_LEAD = /^(?:[Yy]es|[Yy]eah|[Oo]kay|OK|[Oo]k|[Rr]ight|[Aa]lright|[Ss]o)\b[\s,]*(?=(?!(?:That|This|It|There|Thanks|Thank|Sorry|Sure|Great|Good|Nice)\b)[A-Z][a-z]+\s+(?:is|are|was|were|will|has|have|had|can|could|should|just|now|['’]s|['’]ll)\b)/;
+
 /** An event as told, without the words before its subject nor a "thanks" after it ("Yes, the hot water is back, thanks"). */
 export function withoutEventLead(text: string): string {
-  return text.replace(EVENT_LEAD, '').replace(/,?\s*(?:thanks|thank you|cheers)\s*[.!]*$/i, '');
+  return text.replace(EVENT_LEAD, '').replace(NAME_LEAD, '').replace(/,?\s*(?:thanks|thank you|cheers)\s*[.!]*$/i, '');
 }
 
 /** A time said before the subject ("Since yesterday the car makes…", "This morning the van broke down"). */

@@ -198,6 +198,9 @@ export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: Pl
     // its thing or person only by a pronoun is done by the same action told as done, whatever it then names.
     if (plan.objects.length === 0 && !plan.people?.length && outcome.past && plan.verb && !FRAME_VERBS.has(plan.verb)
       && pronounObject(planText, plan.verb) && sameAction(outcome, plan, words)) return true;
+    // …and the other way round: "I'll send Ben the QA checklist" / "Ana sent it" (trial10 F1: the promise stayed open).
+    if (outcome.objects.length === 0 && !outcome.people?.length && outcome.past && outcome.verb && !FRAME_VERBS.has(outcome.verb)
+      && /\b(?:it|them)\b/i.test(sentence) && sameAction(outcome, plan, words)) return true;
     const named = new Set(aboutWords(plan));
     return aboutWords(outcome).some((w) => named.has(w));
   }

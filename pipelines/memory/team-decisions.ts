@@ -1,0 +1,94 @@
+/**
+ * A team's decision, plan or task owner replaced by a later one about the same thing, whoever says it and in whichever
+ * meeting (trial10 F1, F2): "we're targeting March 14 for the launch" by "we need to move the launch to April 4", "let's
+ * cut the marketing budget by 20 percent" by "we shouldn't cut marketing at all", "we'll use Postgres for analytics" by
+ * "we'll use ClickHouse for analytics instead", "Ben will handle the vendor contract" by "Dana is handling the vendor
+ * contract now". The topic is keyed by the nouns both name (launch, analytics, marketing, vendor contract), not by the
+ * speaker or the slot; the newer statement must say it changes something, and the two must be near in meaning.
+ */
+import type { Fact } from '../../graph/memory-store.js';
+import { stem } from '../../graph/lexical-terms.js';
+import { defaultWordNet } from '../retrieval/wordnet.js';
+import type { ExtractedFact } from './extractor.js';
+
+/**
+ * Words of a statement that say it changes what was agreed: "instead", "now", "at all", "no longer", a change of mind,
+ * a task taken over, or something moved to another time ("move the launch to April 4", "push the review to Monday").
+ * Not "after all" (concessive as often: "new shoes after all these games") nor "bring it back" (a return).
+ */
+const CHANGE = /\b(?:instead|now|any ?more|at all|no longer|changed? (?:my|our|their|his|her) minds?|change of plans?|(?:take|takes|taking|took|taken) (?:it |that |this |them )?over|over to|(?:move|moved|moving|push|pushed|pushing|postpone|postponed|reschedule|rescheduled|shift|shifted) (?:[\w'’-]+ ){0,4}(?:to|forward|back)\b|(?:bring|brought) (?:[\w'’-]+ ){0,4}forward\b)/i;
+
+/**
+ * Nouns too general to key a topic: the action words plans share ("use", "move", "cut", "handle"), time words, and the
+ * people in a meeting ("team", "everyone").
+ */
+const GENERIC = new Set(('use using used need move moving cut cutting handle handling plan plans target targeting way thing things '
+  + 'time times day days week weeks month months year years today tomorrow morning afternoon evening night weekend '
+  + 'monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september '
+  + 'october november december team everyone everybody people others other lot bit percent per cent mind change changes '
+  + 'fine sure okay yeah go going work working take taking make making get getting start end deal part side point '
+  + 'instead now all anymore longer will shall can may might must would could should gonna wanna '
+  + 'one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred thousand half').split(' '));
+
+/** Kinds that hold what a team decided, planned or took on. */
+const DECISION_KINDS: ReadonlySet<string> = new Set(['plan', 'commitment', 'request', 'statement']);
+
+/**
+ * A statement that tells a decision, a target or who does something, not a report of what happened nor a taste ("Tom
+ * likes dairy-free options instead"): a modal of intent, "let's", a target, or an act in hand ("is handling", "is moving").
+ */
+const DECIDED_CUE = /\b(?:will|['’]ll|going to|plans? to|planning|need to|needs to|should|shouldn['’]t|let['’]s|targeting|target|aiming|decided|is fine|are fine|go(?:ing)? with|in charge of|responsible for|owns?|takes? over|(?:is|are|['’]s|['’]re)\s+(?:now\s+)?(?:handling|doing|running|leading|owning|covering|managing|taking|moving|using|going))\b/i;
+
+/**
+ * The topic nouns of `text`, as stems: lower-case words WordNet lists as nouns, other than `people`'s names, numbers and
+ * `GENERIC` words. A capitalised word is a name ("Ben", "Postgres"): a person, or the value decided, never the topic.
+ */
+export function topicNouns(text: string, people: readonly string[] = []): Set<string> {
+  const names = new Set(people.flatMap((p) => p.toLowerCase().split(/\s+/)));
+  const out = new Set<string>();
+  for (const w of text.match(/(?<![\w'’-])[a-z][a-z'’-]+/g) ?? []) {
+    const word = w.replace(/['’]s$/, '');
+    if (word.length < 3 || /['’]/.test(word) || GENERIC.has(word) || names.has(word)) continue;
+    // A word WordNet does not list at all ("analytics", "offsite") is a term of the trade, kept when long enough.
+    const senses = defaultWordNet().senses(word);
+    const unlisted = !senses.ordinary && !senses.proper && !senses.notNoun && word.length >= 5;
+    if (!unlisted && defaultWordNet().nounKinds(word).length === 0) continue;
+    out.add(stem(word));
+  }
+  return out;
+}
+
+/**
+ * True when `fact` is a decision, plan or task owner (a plan, commitment or request, or a statement told so: `DECIDED_CUE`)
+ * that says it changes an earlier one (`CHANGE`), and no report of what was done.
+ */
+export function changesDecision(fact: Pick<ExtractedFact, 'kind' | 'content' | 'retraction' | 'settles' | 'planObject'>): boolean {
+  return DECISION_KINDS.has(fact.kind) && (fact.kind !== 'statement' || DECIDED_CUE.test(fact.content)) && !fact.retraction
+    && fact.settles !== 'done' && fact.planObject?.past !== true && !/\?\s*$/.test(fact.content) && CHANGE.test(fact.content);
+}
+
+/** True for a current fact that holds a decision, plan, commitment or task owner a later change may replace. */
+function holdsDecision(f: Fact): boolean {
+  if (!DECISION_KINDS.has(f.kind) || f.validTo !== null || f.planObject?.past === true) return false;
+  if (f.slot !== null && !f.slot.startsWith('plan:')) return false;
+  return f.kind !== 'statement' || DECIDED_CUE.test(f.content) || Boolean(f.eventTime && f.eventTime.slice(0, 10) >= f.validFrom.slice(0, 10));
+}
+
+/** What {@link replacedDecision} weighs: a current fact and its cosine similarity to the new one. */
+export interface Weighed {
+  fact: Fact;
+  score: number;
+}
+
+/**
+ * The earlier decision, plan or task a changing statement (`changesDecision`) replaces: the most similar current one
+ * (cosine at least `minCosine`) said before it that names a topic noun of it (`topicNouns`), people aside. Undefined when
+ * none does: an unrelated plan ("update the onboarding docs") is never closed by a change about the launch.
+ */
+export function replacedDecision(fact: ExtractedFact, candidates: readonly Weighed[], people: readonly string[], minCosine: number): Weighed | undefined {
+  if (!changesDecision(fact)) return undefined;
+  const topic = topicNouns(fact.content, people);
+  if (topic.size === 0) return undefined;
+  return candidates.find((c) => c.score >= minCosine && holdsDecision(c.fact) && c.fact.content !== fact.content
+    && [...topicNouns(c.fact.content, people)].some((w) => topic.has(w)));
+}

@@ -1,0 +1,112 @@
+/**
+ * Team decisions that change (trial10 F1, F2; issue #16 items 3–4): a weekly meeting of four colleagues, three sessions a
+ * week apart, over the ingest and consolidation jobs.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import pino from 'pino';
+import type { JobQueue } from '../../../graph/job-queue.js';
+import type { Fact } from '../../../graph/memory-store.js';
+import { InteractionIngest } from '../../../pipelines/interaction/ingest.js';
+import type { ConsolidationJob } from '../../../pipelines/memory/consolidate.js';
+import { changesDecision, topicNouns } from '../../../pipelines/memory/team-decisions.js';
+import { factsSaid } from '../../helpers/extract-said.js';
+import { embeddedMemory, type EmbeddedMemory } from '../../helpers/memory-fixture.js';
+
+const DAYS = ['2026-11-09', '2026-11-16', '2026-11-23'];
+
+describe('a team decision changed', () => {
+  test('"Okay, <name> is …" is a statement about the name; "Okay, thanks" and "Okay, That is fine" stay replies', async () => {
+    const said = async (text: string): Promise<string[]> => (await factsSaid(text, `${DAYS[1]}T10:00:00.000Z`, ['ana', 'Ana'], ['ben', 'Ben'])).map((f) => f.content);
+    // On main 5c1af1d1: no fact.
+    assert.deepEqual(await said('Okay, Dana is handling the vendor contract now.'), ['Dana is handling the vendor contract now']);
+    assert.deepEqual(await said('Right, Dana is doing the vendor contract.'), ['Dana is doing the vendor contract']);
+    assert.deepEqual(await said('Okay, thanks.'), []);
+    assert.deepEqual(await said('Okay, That is fine.'), []);
+  });
+
+  test('is told by a word of change, and keyed by the nouns it names, people and generic words aside', () => {
+    const fact = (content: string) => ({ kind: 'statement' as const, content, retraction: false });
+    for (const t of ['Ben and others need to move the launch to Sunday 4 April 2027', 'Dana is handling the vendor contract now',
+      "Dana and others shouldn't cut marketing at all", 'Chidi and Ben will use ClickHouse for analytics instead']) assert.ok(changesDecision(fact(t)), t);
+    for (const t of ['Ben will handle the vendor contract', 'Ana and others are targeting on Sunday 14 March 2027 for the launch',
+      'Is Dana handling the vendor contract now?', "Lena is ready to keep pushing for Lena's goals, but Lena needs new shoes after all these basketball games",
+      'Ben will bring the drill back on Friday', 'Tom likes dairy-free options like almond milk instead']) assert.ok(!changesDecision(fact(t)), t);
+    assert.deepEqual([...topicNouns('Dana is handling the vendor contract now', ['Ana'])], ['vendor', 'contract']);
+    assert.deepEqual([...topicNouns('Ben and others need to move the launch to Sunday 4 April 2027')], ['launch']);
+  });
+});
+
+describe('team decisions over three weekly meetings', () => {
+  let m: EmbeddedMemory;
+  before(() => {
+    m = embeddedMemory();
+  });
+  after(async () => {
+    await m.close();
+  });
+
+  /** Each meeting's turns said in order (one minute apart) in a session of its own, each consolidated; all facts, history included. */
+  const run = async (tenant: string, meetings: Array<Array<[speaker: string, text: string]>>): Promise<Fact[]> => {
+    const queued: ConsolidationJob[] = [];
+    // A queue double: the jobs are run below, in order, as a worker would.
+    const queue = { enqueue: async (_name: string, data: ConsolidationJob) => { queued.push(data); return `j${queued.length}`; } } as unknown as JobQueue;
+    const ingest = new InteractionIngest({ graph: m.graph, lexical: m.lexical, queue, logger: pino({ level: 'silent' }) });
+    for (const [w, turns] of meetings.entries()) {
+      const session = `s${w + 1}`;
+      await m.graph.openSession(tenant, session, `${DAYS[w]}T10:00:00.000Z`);
+      for (const [k, [speaker, text]] of turns.entries()) {
+        await ingest.ingest(tenant, session, [{ speaker, text, time: `${DAYS[w]}T10:${String(k + 1).padStart(2, '0')}:00.000Z` }]);
+        for (const job of queued.splice(0)) await m.consolidate(tenant, job.sessionId, job.utteranceId);
+      }
+    }
+    return m.memory.listFacts(tenant, { includeHistory: true });
+  };
+
+  /** Current facts and, for each fact ended, what replaced it (empty: ended by nothing). */
+  const outcome = (facts: Fact[]): { current: string[]; replaced: Map<string, string> } => {
+    const text = new Map(facts.map((f) => [f.id, f.content]));
+    return {
+      current: facts.filter((f) => f.validTo === null).map((f) => f.content),
+      replaced: new Map(facts.filter((f) => f.validTo !== null).map((f) => [f.content, text.get(f.supersededBy ?? '') ?? ''])),
+    };
+  };
+
+  test('a moved date, a reversed decision, a changed mind, a reassigned task and a done promise are superseded; unrelated plans stay', async () => {
+    // On main 5c1af1d1: only the QA checklist was closed; every other fact stayed current, and "Okay, Dana is handling
+    // the vendor contract now" gave no fact.
+    const { current, replaced } = outcome(await run('t-meet-weekly', [
+      [['Ana', "Morning everyone. We're targeting March 14 for the launch."], ['Ben', 'Sounds good.'],
+        ['Chidi', 'For analytics, should we use Postgres?'], ['Ana', "Yeah, let's use Postgres for analytics."],
+        ['Dana', "Let's cut the marketing budget by 20 percent."], ['Ana', "I'll send Ben the QA checklist by Friday."],
+        ['Ben', "I'll handle the vendor contract."], ['Chidi', "I'm going to update the onboarding docs next week."],
+        ['Dana', "I'll book the team offsite in Lisbon."]],
+      [['Ben', 'We need to move the launch to April 4.'], ['Chidi', "We'll use ClickHouse for analytics instead."],
+        ['Ben', 'Ana sent it on Friday.'], ['Ben', "I'm swamped, Dana can take over the vendor contract."],
+        ['Ana', 'Okay, Dana is handling the vendor contract now.'], ['Dana', "I'm working from home now."]],
+      [['Dana', "About the budget, I changed my mind. We shouldn't cut marketing at all."]],
+    ]));
+    const endedBy = (old: RegExp): string => [...replaced].find(([text]) => old.test(text))?.[1] ?? 'still current';
+    assert.match(endedBy(/targeting on Sunday 14 March 2027 for the launch/), /move the launch to Sunday 4 April 2027/);
+    assert.match(endedBy(/use Postgres for analytics/), /will use ClickHouse for analytics/);
+    assert.match(endedBy(/cut the marketing budget by 20 percent/), /shouldn't cut marketing at all/);
+    assert.match(endedBy(/^Ben will handle the vendor contract/), /Dana (?:is handling|can take over) the vendor contract/);
+    assert.match(endedBy(/send Ben the QA checklist/), /sent it/);
+    assert.ok(current.some((c) => /^Dana is handling the vendor contract now$/.test(c)), JSON.stringify(current));
+    // Plans about other things stay open.
+    for (const open of [/update the onboarding docs/, /book the team offsite in Lisbon/]) {
+      assert.ok(current.some((c) => open.test(c)), `${open}: ${JSON.stringify(current)}`);
+    }
+  });
+
+  test('a change about one topic closes no plan about another', async () => {
+    const { replaced } = outcome(await run('t-meet-unrelated', [
+      [['Ana', "We're targeting March 14 for the launch."], ['Ben', "I'll handle the vendor contract."],
+        ['Chidi', "Let's use Postgres for analytics."]],
+      [['Dana', "We're moving the standup to ten now."], ['Ben', "I'm handling the hiring now."],
+        ['Chidi', 'Actually, we should use the big meeting room instead.']],
+    ]));
+    assert.deepEqual([...replaced.keys()], []);
+  });
+
+});
