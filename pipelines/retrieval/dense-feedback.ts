@@ -1,19 +1,7 @@
 import type { TenantId } from '../../graph/types.js';
 import { collectionFor } from '../memory/collections.js';
+import type { PolicyOptions } from './question-policy.js';
 import type { Retriever } from './retriever.js';
-
-/** Dense pseudo-relevance feedback (Rocchio on embeddings); every field has a default. */
-export interface DenseFeedbackOptions {
-  /**
-   * β of `q' = normalise(q + β · mean of the best turns' vectors)`: the question vector moved towards what round 1
-   * found best, searched again over all turns in round 2; default 0 (off).
-   */
-  denseFeedback?: number;
-  /** How many of round 1's best turns are averaged; default 3. */
-  denseFeedbackDocs?: number;
-  /** Weight of the feedback search in round 2's fusion; default `denseWeight`. */
-  denseFeedbackWeight?: number;
-}
 
 /**
  * Rocchio's query update on unit vectors: `normalise(question + beta · mean(docs))`. With no document (or `beta` 0)
@@ -37,7 +25,7 @@ export function rocchio(question: Float32Array, docs: readonly Float32Array[], b
  * `denseFeedbackDocs` that have a vector), or null when off, when the question cannot be embedded or no turn has a vector.
  */
 export async function denseFeedbackVector(
-  retriever: Retriever, tenant: TenantId, question: string, ids: readonly string[], o: DenseFeedbackOptions,
+  retriever: Retriever, tenant: TenantId, question: string, ids: readonly string[], o: Pick<PolicyOptions, 'denseFeedback' | 'denseFeedbackDocs'>,
 ): Promise<Float32Array | null> {
   const beta = o.denseFeedback ?? 0;
   const docs = o.denseFeedbackDocs ?? 3;

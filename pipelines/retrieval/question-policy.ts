@@ -1,7 +1,6 @@
 import type { SearchFilters } from './pool-search.js';
 import { asksForList } from './list-question.js';
 import { tokens, type RewrittenQuestion } from './question-rewrite.js';
-import type { DenseFeedbackOptions } from './dense-feedback.js';
 
 /** One retrieval action of the agentic loop. */
 export interface Action {
@@ -31,7 +30,7 @@ export interface Action {
 }
 
 /** Weights of the deterministic policy's actions; every one has a default. */
-export interface PolicyOptions extends DenseFeedbackOptions {
+export interface PolicyOptions {
   /**
    * Weight of the left brain's staged pool search in round 1; default 0 (skipped: on LoCoMo it adds
    * no recall to the keyword lists and costs as much as all other actions together).
@@ -51,6 +50,15 @@ export interface PolicyOptions extends DenseFeedbackOptions {
    * (`--second-dense`) fills such a channel so far: the server writes no second vectors.
    */
   secondDenseWeight?: number;
+  /**
+   * β of `q' = normalise(q + β · mean of the best turns' vectors)`: the question vector moved towards what round 1
+   * found best, searched again over all turns in round 2; default 0 (off).
+   */
+  denseFeedback?: number;
+  /** How many of round 1's best turns are averaged; default 3. */
+  denseFeedbackDocs?: number;
+  /** Weight of the feedback search in round 2's fusion; default `denseWeight`. */
+  denseFeedbackWeight?: number;
   /** Weight of BM25 over the turns from the time the question names ("in May 2023"); default 1. */
   timeWeight?: number;
   /**
