@@ -14,8 +14,9 @@
  * text with its `event_time` (a turn's date resolved against when it was said). Categories 1–4 together, 5
  * separately; each figure with its 95 % bootstrap interval over questions, and the paired difference
  * Parley − baseline with its interval. Also prints latency p50 / p95 (Parley: HTTP round trip).
- * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--only N] [--questions N] [--categories 1,2,3,4] [--store DIR] [--options JSON] [--ingest-only] [--data DIR [--dev-data]] [--dump FILE] [--variants FILE] [--misses FILE] [--now clock|last-turn] [--second-dense e5-small-v2-q] [--previous JSON] [--dated-kinds]
- * `--only N` keeps the first N conversations of the split; `--questions N` the first N questions (smoke tests);
+ * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--skip N] [--only N] [--questions N] [--categories 1,2,3,4] [--store DIR] [--options JSON] [--ingest-only] [--data DIR [--dev-data]] [--dump FILE] [--variants FILE] [--misses FILE] [--now clock|last-turn] [--second-dense e5-small-v2-q] [--previous JSON] [--dated-kinds]
+ * `--only N` keeps the first N conversations of the split (after the first `--skip N`, left out: a slice, for parallel runs
+ * over one store); `--questions N` the first N questions (smoke tests);
  * `--categories LIST` only the questions of those categories (comma-separated).
  * `--store DIR` keeps the ingested, consolidated stores in DIR; a later run with the same DIR and
  * split skips ingestion (for query-time changes only) and writes nothing to DIR: no job runs, and the
@@ -84,7 +85,9 @@ const split = data ? 'all' : arg('split') ?? 'test';
 if (split !== 'dev' && split !== 'test' && split !== 'all') throw new Error('--split is dev (conversations 1–5) or test (6–10)');
 const skip = split === 'test' ? 5 : 0;
 const most = split === 'all' ? byConv.size : 5;
-const convs = [...byConv.keys()].slice(skip, skip + Math.min(most, Number(arg('only') ?? most)));
+// `--skip N` leaves out the split's first N conversations (with `--only`, a slice: parallel runs over one store).
+const from = Math.min(most, Number(arg('skip') ?? 0));
+const convs = [...byConv.keys()].slice(skip + from, skip + Math.min(most, from + Number(arg('only') ?? most)));
 const nowMode = arg('now') ?? 'clock';
 if (nowMode !== 'clock' && nowMode !== 'last-turn') throw new Error(`--now is clock or last-turn, got ${JSON.stringify(nowMode)}`);
 const options = arg('options') === undefined ? null : JSON.parse(arg('options') as string) as AgenticOptions;

@@ -2,6 +2,7 @@ import type { TenantId, Utterance } from '../../graph/types.js';
 import { embedderDefaults, type AgenticOptions, type QuestionAnswer, type QuestionInput } from './agentic-options.js';
 import { asksWho, expectedAnswerType, holdsAnswerType, holdsTimeAnswer, TIME_ANSWER_MODES } from './answer-type.js';
 import { feedbackTerms } from './feedback-terms.js';
+import { denseFeedbackVector } from './dense-feedback.js';
 import { answerItems } from './memory-layer.js';
 import { answeredFactor, questionsAnswered } from './answered-question.js';
 import { NameResolver } from './memory-items.js';
@@ -33,7 +34,8 @@ const now = (): number => performance.now();
  * pool search), query and speaker filter. A round's lists are fused with RRF, de-duplicated, its
  * scores spread to neighbouring turns of the same session (replies hold answers), and at most
  * `perRound` records kept; rounds are fused with RRF again. Round 2 expands the query with
- * pseudo-relevance feedback words from round 1's best records, round 3 searches by vector per named
+ * pseudo-relevance feedback words from round 1's best records (and, opt-in, searches by the question vector moved
+ * towards theirs: `denseFeedback`), round 3 searches by vector per named
  * participant. A question that names a time ("in May 2023", "last week") also searches the turns
  * from then, and their evidence gains `timeBoost`, and more (`periodBoost`) when said inside the time itself, not
  * only in its slack; turns holding the kind of answer asked for
@@ -88,6 +90,7 @@ export async function answerQuestion(
   const history: Action[] = [];
   let ranking: { id: string; score: number }[] = [];
   let expansion: string[] = [];
+  let feedback: Float32Array | null = null;
   let rounds = 0;
   const boosted = (options.subjectOnlyBoost ?? true) ? boostedSubjects(rewritten, who, options.subjectFallback ?? true) : rewritten.participantIds;
   const searchShare = options.namedSearchMatch ?? 1;
@@ -102,7 +105,7 @@ export async function answerQuestion(
   for (let round = 1; round <= maxRounds; round++) {
     signal?.throwIfAborted();
     const started = now();
-    const actions = roundActions(round, rewritten, expansion, history, filters, options, ctx.timePool.length > 0, synonyms);
+    const actions = roundActions(round, rewritten, expansion, history, filters, options, ctx.timePool.length > 0, synonyms, feedback);
     if (actions.length === 0) continue;
     rounds = round;
     history.push(...actions);
@@ -139,6 +142,7 @@ export async function answerQuestion(
     if (round === 1) {
       const top = await textsOf(stores.graph, tenant, ranking.slice(0, 15).map((r) => r.id), utterances);
       expansion = feedbackTerms(top, new Set([...rewritten.terms, ...rewritten.nameWords]), options.feedbackTerms ?? 5, options.feedbackDocs ?? 3);
+      feedback = await denseFeedbackVector(retriever, tenant, input.question, ranking.map((r) => r.id), options);
     }
   }
 

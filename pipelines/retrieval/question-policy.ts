@@ -11,8 +11,10 @@ export interface Action {
    * search with the retriever's second dense channel (`Retriever.secondDense`; none configured: an empty list).
    */
   tool: 'bm25' | 'vector' | 'vector2' | 'staged';
-  /** Query text (for `vector`, the text embedded). */
+  /** Query text (for `vector`, the text embedded, unless `vector` is given). */
   query: string;
+  /** For `vector`: the query vector itself, searched instead of `query`'s (dense pseudo-relevance feedback). */
+  vector?: Float32Array;
   /** Only turns spoken by this participant. */
   speakerId?: string;
   /** Only turns addressed to this participant. */
@@ -48,6 +50,15 @@ export interface PolicyOptions {
    * (`--second-dense`) fills such a channel so far: the server writes no second vectors.
    */
   secondDenseWeight?: number;
+  /**
+   * β of `q' = normalise(q + β · mean of the best turns' vectors)`: the question vector moved towards what round 1
+   * found best, searched again over all turns in round 2; default 0 (off).
+   */
+  denseFeedback?: number;
+  /** How many of round 1's best turns are averaged; default 3. */
+  denseFeedbackDocs?: number;
+  /** Weight of the feedback search in round 2's fusion; default `denseWeight`. */
+  denseFeedbackWeight?: number;
   /** Weight of BM25 over the turns from the time the question names ("in May 2023"); default 1. */
   timeWeight?: number;
   /**
@@ -130,13 +141,14 @@ export function sessionBestActions(q: RewrittenQuestion, speakers: readonly stri
  * question, and (when weighted) the staged pool search; when the question names a time (`timed`),
  * BM25 and dense search over the turns from that time too. Round 2: the same keyword actions with
  * the query expanded by feedback words (and, when `synonymWeight` is set and `synonyms` are given, one more
- * BM25 over turns in round 1 with the content words and their synonyms). Round 3: dense search with the rewritten query, per named
+ * BM25 over turns in round 1 with the content words and their synonyms), and, given a `feedback` vector (`denseFeedback`),
+ * a dense search over all turns with it. Round 3: dense search with the rewritten query, per named
  * participant and over all turns. An action already taken is never repeated. By default round 1 also ranks each named
  * subject's memories by session (`sessionBestWeight`, `sessionBestActions`).
  */
 export function roundActions(
   round: number, q: RewrittenQuestion, expansion: readonly string[], history: readonly Action[],
-  filters: SearchFilters, o: PolicyOptions, timed = false, synonyms: readonly string[] = [],
+  filters: SearchFilters, o: PolicyOptions, timed = false, synonyms: readonly string[] = [], feedback: Float32Array | null = null,
 ): Action[] {
   const base = q.text;
   const roles = o.addresseeRoles ?? true;
@@ -149,7 +161,7 @@ export function roundActions(
   const add = (a: Action): void => {
     if (a.weight <= 0 || a.query.trim() === '') return;
     const same = (b: Action): boolean => b.layer === a.layer && b.tool === a.tool && b.query === a.query && b.speakerId === a.speakerId &&
-      b.addresseeId === a.addresseeId && b.scope === a.scope && b.perSession === a.perSession;
+      b.addresseeId === a.addresseeId && b.scope === a.scope && b.perSession === a.perSession && b.vector === a.vector;
     if (!history.some(same) && !actions.some(same)) actions.push(a);
   };
   // A dense search over turns runs with the first encoder and, when weighted, with the second dense channel.
@@ -173,6 +185,7 @@ export function roundActions(
       dense({ layer: 'interaction', scope: 'time', query: base || withNames });
     }
   } else if (round === 2) {
+    if (feedback) add({ layer: 'interaction', tool: 'vector', query: q.question, vector: feedback, weight: o.denseFeedbackWeight ?? o.denseWeight ?? 0.5 });
     if (expansion.length === 0) return actions;
     const expanded = [...q.terms, ...expansion].join(' ');
     add({ layer: 'interaction', tool: 'bm25', query: expanded, weight: o.bm25Weight ?? 1 });

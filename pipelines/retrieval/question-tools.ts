@@ -47,7 +47,7 @@ export async function runAction(ctx: ActionContext, a: Action): Promise<RankedLi
     if (!second || !vector) return { ids: [], weight: a.weight };
     ids = (await stores.vectors.search(tenant, second.collection, vector, depth, filters)).map((h) => h.id);
   } else if (a.tool === 'vector') {
-    const vector = await retriever.embed(a.query || ctx.question).catch(() => null);
+    const vector = a.vector ?? await retriever.embed(a.query || ctx.question).catch(() => null);
     if (!vector) return { ids: [], weight: a.weight };
     const layers = a.layer === 'interaction' ? ['interaction' as const] : ['fact' as const, 'profile' as const];
     const lists = await Promise.all(layers.map((l) => stores.vectors.search(tenant, collectionFor(l), vector, depth, filters)));
