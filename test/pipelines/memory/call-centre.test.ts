@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import type { ExtractionResult } from '../../../pipelines/memory/extractor.js';
 import { withoutPhatic } from '../../../pipelines/memory/call-phrases.js';
-import { spokenNumber } from '../../../pipelines/memory/identifiers.js';
+import { spokenNumber } from '../../../graph/spoken-digits.js';
 import { factsSaid, slotsOf } from '../../helpers/extract-said.js';
 
 const TIME = '2026-11-23T10:00:00.000Z';
