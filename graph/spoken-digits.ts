@@ -41,6 +41,15 @@ function digit(w: string | undefined): string | undefined {
   return w === undefined ? undefined : /^\d$/.test(w) ? w : DIGIT[w];
 }
 
+/**
+ * Whether the "oh" at word `i`, opening a number, is a zero: two digits follow ("oh five five"), or "double / triple"
+ * does; "oh one more thing" is no number.
+ */
+function leadingZero(words: readonly Word[], i: number, text: string): boolean {
+  const next = joined(words, i + 1, text) ? words[i + 1]!.word : '';
+  return Boolean(REPEAT[next]) || (digit(next) !== undefined && joined(words, i + 2, text) && digit(words[i + 2]!.word) !== undefined);
+}
+
 /** The number of "twenty" … "ninety" (and one unit after it), a teen or a unit: the part of a cardinal under a hundred. */
 function underHundred(words: readonly Word[], i: number, text: string): { value: number; next: number } | null {
   const w = words[i]?.word ?? '';
@@ -84,7 +93,7 @@ function readRun(words: readonly Word[], i: number, text: string): { digits: str
       const tail = words[j + 2]?.word === 'and' && joined(words, j + 3, text) ? underHundred(words, j + 3, text) : joined(words, j + 2, text) ? underHundred(words, j + 2, text) : null;
       out += String(Number(DIGIT[w]) * 100 + (tail?.value ?? 0));
       j = tail?.next ?? j + 2;
-    } else if ((w === 'oh' || w === 'o') && out === '' && digit(after) === undefined && !REPEAT[after ?? '']) {
+    } else if ((w === 'oh' || w === 'o') && out === '' && !leadingZero(words, j, text)) {
       break;
     } else if (DIGIT[w] !== undefined || TEEN[w] || TENS[w]) {
       const part = underHundred(words, j, text);

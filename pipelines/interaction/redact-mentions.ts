@@ -3,7 +3,7 @@
  * they gave (an agent's read-back "So that is Ilvane Drossmark at 12 Elm Street, phone 555 0142, right?").
  */
 
-import { spokenRuns } from '../../graph/spoken-digits.js';
+import { saysNumberInWords, spokenRuns } from '../../graph/spoken-digits.js';
 import { withSpokenValues } from '../memory/spoken-values.js';
 import { isCalendarWord } from '../speaker/calendar-words.js';
 import { isFunctionWord, labelIsAlsoWord } from '../speaker/name-words.js';
@@ -82,6 +82,7 @@ function slotValues(kind: ReturnType<typeof slotKind>, said: string): string[] {
  * five oh one four two" → "5550142"), else its house number ("twelve Park Road" → "12 Park Road"); else as it is.
  */
 function asDigits(value: string): string {
+  if (!saysNumberInWords(value)) return value;
   const run = spokenRuns(value, 1)[0];
   if (!run || run.start !== 0 || /^\d+$/.test(value.slice(0, run.end))) return value;
   return run.end === value.length ? run.digits : /^\s+\p{L}/u.test(value.slice(run.end)) && /^\d+$/.test(run.digits) ? run.digits + value.slice(run.end) : value;

@@ -7,7 +7,7 @@
 import { saysNumberInWords, spokenRuns, type SpokenRun } from '../../graph/spoken-digits.js';
 
 /** What a number of digits read out follows: "order number is", "the code is", "reference", "my number's". */
-const VALUE_CUE = /\b(?:number|code|reference|ref|id)\s+(?:(?:is|was|['’]s)(?:\s+now)?\s+|(?:has\s+)?changed\s+to\s+)?$/i;
+const VALUE_CUE = /\b(?:number|code|reference|ref|id)(?:(?:\s+(?:is|was)|['’]s)(?:\s+now)?|\s+(?:has\s+)?changed\s+to)?\s+$/i;
 /** What a phone number follows: "call me on", "ring Ben at", "you can reach us on". */
 const PHONE_CUE = /\b(?:call|ring|text|phone|reach|contact)\s+[\p{L}]+\s+(?:on|at)\s+$/iu;
 /** What a house number follows when a street follows it: "live at", "deliver it to", "address is", "from". */
@@ -55,13 +55,16 @@ export function withSpokenValues(sentence: string): string {
   return out;
 }
 
-/** A secret named and given: "my PIN is…", "the password's…", "security code: …", "my pin number is…". */
-const SECRET = /\b(?:pin|pin\s+(?:number|code)|password|passcode|pass\s+code|passphrase|security\s+(?:code|number|answer)|cvv|cvc|card\s+verification\s+(?:code|value))\s*(?:is|was|['’]s|:)\s*\S/i;
+/** A secret named and given: "my password is…", "the passcode's…". */
+const SECRET = /\b(?:password|passcode|pass\s+code|passphrase)\s*(?:is|was|['’]s|:)\s*\S/i;
+/** A secret number named and given: "my PIN is double seven…", "security code: 447" (not "the pin was bent"). */
+const SECRET_NUMBER = /\b(?:pin|pin\s+(?:number|code)|security\s+(?:code|number)|cvv|cvc|card\s+verification\s+(?:code|value))\s*(?:is|was|['’]s|:)\s*(.+)$/i;
 
 /**
  * Whether `sentence` gives a secret (a PIN, a password, a passcode, a card's security code): no memory keeps it, in a
  * fact's words or a profile value.
  */
 export function statesSecret(sentence: string): boolean {
-  return SECRET.test(sentence);
+  const number = SECRET_NUMBER.exec(sentence)?.[1];
+  return SECRET.test(sentence) || (number !== undefined && (/\d/.test(number) || spokenRuns(number, 1).length > 0));
 }
