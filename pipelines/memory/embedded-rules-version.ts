@@ -273,7 +273,8 @@
  * with a link (allergy-correction.ts, changes.ts).
  * 53 (digits; far-field and phone speech): a number a recogniser writes in words is read as digits where a value is said
  * (spoken-values.ts, graph/spoken-digits.ts): after "number / code / reference (is)" ("the code is four four seven one":
- * "The code is 4471"), a phone number after "call / ring / reach … on / at" ("call me on five five five oh one four two" is
+ * "The code is 4471"), after a thing numbered ("cancel order five five two zero": "…order 5520", which closes order 5520;
+ * three digits or more, never after the verb: "to order two hundred cups"), a phone number after "call / ring / reach … on / at" ("call me on five five five oh one four two" is
  * the speaker's `phone_number` 5550142; identifiers.ts), a house number before its street ("I live at twelve elm street":
  * "…at 12 elm street"; "one hundred and five Hill Road": "105 Hill Road") and a flat's ("flat two b": "flat 2b"); "oh" is
  * zero inside a run of digits, "double / triple X" repeats. Elsewhere words stay words ("I have two kids"). A secret given

@@ -8,6 +8,11 @@ import { saysNumberInWords, spokenRuns, type SpokenRun } from '../../graph/spoke
 
 /** What a number of digits read out follows: "order number is", "the code is", "reference", "my number's". */
 const VALUE_CUE = /\b(?:number|code|reference|ref|id)(?:(?:\s+(?:is|was)|['’]s)(?:\s+now)?|\s+(?:has\s+)?changed\s+to)?\s+$/i;
+/**
+ * A thing numbered, named before its number: "cancel order five five two zero", "booking double oh seven…"; not the verb
+ * ("I want to order two hundred cups").
+ */
+const NUMBERED_CUE = /(?<!\b(?:to|i|we|you|they|will|ll|can|could|would|should|shall|please|must|might|may|and|also|just|then)\s+)\b(?:order|account|booking|reservation|ticket|case|claim|invoice|policy|membership|tracking|confirmation)\s+(?:no\.?\s+)?$/i;
 /** What a phone number follows: "call me on", "ring Ben at", "you can reach us on". */
 const PHONE_CUE = /\b(?:call|ring|text|phone|reach|contact)\s+[\p{L}]+\s+(?:on|at)\s+$/iu;
 /** What a house number follows when a street follows it: "live at", "deliver it to", "address is", "from". */
@@ -28,6 +33,8 @@ function asValue(sentence: string, run: SpokenRun): string | null {
   const after = sentence.slice(run.end);
   if (VALUE_CUE.test(before)) return run.digits.length >= 2 ? run.digits : null;
   if (PHONE_CUE.test(before)) return run.digits.length >= 6 ? run.digits : null;
+  // Three digits or more: "order twenty pizzas" stays.
+  if (NUMBERED_CUE.test(before)) return run.digits.length >= 3 ? run.digits : null;
   if (!/^\d+$/.test(run.digits)) return null;
   const letter = LETTER.exec(after);
   const flat = FLAT_CUE.test(before);
@@ -38,7 +45,7 @@ function asValue(sentence: string, run: SpokenRun): string | null {
 
 /**
  * `sentence` with each number said in words where a value is said written as digits: after "number / code / reference
- * (is)" (two digits or more), after "call / ring / reach … on / at" (six or more: "call me at five thirty" is a time), a
+ * (is)" (two digits or more), after "order / booking / account…" (three or more), after "call / ring / reach … on / at" (six or more: "call me at five thirty" is a time), a
  * house number before its street ("at twelve elm street", "to one hundred and five Hill Road") and a flat's number
  * ("flat two b"). The same string when it says none.
  */

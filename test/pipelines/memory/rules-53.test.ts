@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
+import { cancelledOrders } from '../../../pipelines/memory/cancelled-plans.js';
 import { statesSecret, withSpokenValues } from '../../../pipelines/memory/spoken-values.js';
+import { storedFact } from '../../helpers/stored-fact.js';
 
 const TIME = '2026-11-23T10:00:00.000Z';
 
@@ -45,6 +47,17 @@ describe('rules 53: values said in words', () => {
     assert.deepEqual((await read('my order number is five five two zero')).facts, [['profile', "Ben's order number is 5520", 'order_number:5520', '5520']]);
   });
 
+  test('a cancellation naming an order in words closes the order kept in digits', async () => {
+    const chairs = { score: 0.5, fact: storedFact(TIME, { id: 'f1', content: 'Ben ordered four garden chairs, order 5520', speakerId: 'a', subjectId: 'a',
+      planObject: { verb: 'order', objects: ['chair'], complements: [], past: true } }) };
+    for (const text of ['please cancel order five five two zero', 'i have cancelled order five five two zero']) {
+      const { facts } = await new EmbeddedExtractor().extract({
+        current: { id: 'u2', speakerId: 'a', addresseeIds: ['b'], text, time: TIME, sessionId: 's', confidence: null } as never, previous: [], names: { a: 'Ben', b: 'Raj' },
+      });
+      assert.deepEqual(facts.flatMap((f) => cancelledOrders(f, [chairs])).map((c) => c.fact.id), ['f1'], text);
+    }
+  });
+
   test('numbers that are no value stay words', async () => {
     assert.deepEqual((await read('I have two kids')).facts, [['statement', 'Ben has two kids', null, null]]);
     assert.deepEqual((await read('one of my friends is called Ana')).facts, [['statement', "One of Ben's friends is called Ana", null, null]]);
@@ -67,13 +80,15 @@ describe('withSpokenValues: where a number in words is a value', () => {
       ['send it to one hundred and five Old Mill Lane', 'send it to 105 Old Mill Lane'],
       ['I live in flat two b, Rose Court', 'I live in flat 2b, Rose Court'],
       ['it is at two b Rose Court', 'it is at 2b Rose Court'],
+      ['I want to cancel order five five two zero', 'I want to cancel order 5520'],
+      ['please cancel booking double oh seven four two', 'please cancel booking 00742'],
     ];
     for (const [said, read] of cases) assert.equal(withSpokenValues(said), read, said);
   });
 
   test('elsewhere words stay words', () => {
     for (const said of ['I walked two miles down the road', 'we went to two shops on Main Street', 'my number one priority', 'call me at five thirty',
-      'I have two kids', 'the number of guests is two', 'see you at five', 'I live at 12 Elm Street']) {
+      'I have two kids', 'the number of guests is two', 'see you at five', 'I want to order two hundred cups', "we'll order three hundred and five", 'I live at 12 Elm Street']) {
       assert.equal(withSpokenValues(said), said, said);
     }
   });
