@@ -6,6 +6,7 @@
  * folded (`café` = `cafe`), which these terms keep. docs/NETWORKED.md states the difference.
  */
 import model from 'wink-eng-lite-web-model';
+import { saysNumberInWords, spokenRuns } from './spoken-digits.js';
 
 /** Words too common to help ranking; every lexical index drops them from queries. */
 export const STOPWORDS: ReadonlySet<string> = new Set(
@@ -19,9 +20,16 @@ export const BM25_K1 = 1.2;
 /** BM25 length normalisation. */
 export const BM25_B = 0.75;
 
-/** Lower-case letter/digit runs of `text`, stop words out (unstemmed: what the SQLite index queries). */
+/**
+ * Lower-case letter/digit runs of `text`, stop words out (unstemmed: what the SQLite index queries), and after them the
+ * digits of each number of three digits or more said in words ("order five five two zero" also reads "5520": facts keep
+ * such values as digits, rules 55).
+ */
 export function words(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !STOPWORDS.has(w));
+  const said = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !STOPWORDS.has(w));
+  if (!saysNumberInWords(text)) return said;
+  const spoken = spokenRuns(text, 3).filter((r) => !/^[\d\s,-]+$/.test(text.slice(r.start, r.end))).map((r) => r.digits.toLowerCase());
+  return [...said, ...spoken];
 }
 
 /** The Porter2 stemmer wink-nlp's English model ships (what `its.stem` uses). */

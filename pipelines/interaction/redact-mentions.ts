@@ -3,6 +3,8 @@
  * they gave (an agent's read-back "So that is Ilvane Drossmark at 12 Elm Street, phone 555 0142, right?").
  */
 
+import { saysNumberInWords, spokenRuns } from '../../graph/spoken-digits.js';
+import { withSpokenValues } from '../memory/spoken-values.js';
 import { isCalendarWord } from '../speaker/calendar-words.js';
 import { isFunctionWord, labelIsAlsoWord } from '../speaker/name-words.js';
 
@@ -49,7 +51,9 @@ export function identifyingValues(stated: ReadonlyArray<{ key: string; value: un
     if (!isContactSlot(key) || (typeof value !== 'string' && typeof value !== 'number')) continue;
     values.push(...slotValues(slotKind(key), String(value).trim()));
   }
-  for (const text of texts) {
+  for (const said of texts) {
+    // "call me on five five five oh one four two", "I live at twelve Elm Street": read as digits (rules 55).
+    const text = withSpokenValues(said);
     values.push(...text.match(EMAIL) ?? [], ...text.match(STREET) ?? []);
     values.push(...(text.match(PHONE) ?? []).filter(phoneShaped));
   }
@@ -59,9 +63,11 @@ export function identifyingValues(stated: ReadonlyArray<{ key: string; value: un
 /**
  * What of a contact slot's value identifies: an address only as far as it holds a number (a street address, "12 Elm
  * Street" of "12 Elm Street, Vessingham"; never a bare "London"), an email holding "@", a date of birth only as a full
- * date (never a bare year "1985"), a phone number of seven digits or more, another number of four digits or more.
+ * date (never a bare year "1985"), a phone number of seven digits or more, another number of four digits or more. A
+ * value kept in words ("five five five oh one four two", "twelve Park Road") is read with its digits.
  */
-function slotValues(kind: ReturnType<typeof slotKind>, v: string): string[] {
+function slotValues(kind: ReturnType<typeof slotKind>, said: string): string[] {
+  const v = asDigits(said);
   switch (kind) {
     case 'address': return /\d/.test(v) ? [v, ...v.split(/[,;\n]/).map((p) => p.trim()).filter((p) => /\d/.test(p))] : [];
     case 'email': return v.includes('@') ? [v] : [];
@@ -69,6 +75,17 @@ function slotValues(kind: ReturnType<typeof slotKind>, v: string): string[] {
     case 'phone': return digitsOf(v).length >= 7 ? [v] : [];
     case 'number': return digitsOf(v).length >= 4 ? [v] : [];
   }
+}
+
+/**
+ * `value` with the number it opens with, said in words, as digits: all of it when it is nothing but a number ("five five
+ * five oh one four two" → "5550142"), else its house number ("twelve Park Road" → "12 Park Road"); else as it is.
+ */
+function asDigits(value: string): string {
+  if (!saysNumberInWords(value)) return value;
+  const run = spokenRuns(value, 1)[0];
+  if (!run || run.start !== 0 || /^\d+$/.test(value.slice(0, run.end))) return value;
+  return run.end === value.length ? run.digits : /^\s+\p{L}/u.test(value.slice(run.end)) && /^\d+$/.test(run.digits) ? run.digits + value.slice(run.end) : value;
 }
 
 const MONTHS = 'jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec';
@@ -150,7 +167,7 @@ function usedAsName(text: string, at: number, name: string): boolean {
  * where it is used as one, `usedAsName`) and `values` replaced by {@link ERASED_MARK}; the same string when it holds none.
  */
 export function redactText(text: string, names: readonly string[], values: readonly string[]): string {
-  let out = text;
+  let out = withoutSpokenValues(text, values);
   for (const pattern of valuePatterns(values)) out = out.replace(pattern, ERASED_MARK);
   for (const name of byLength(names)) {
     out = out.replace(bounded(escape(name), ''), (found: string, at: number, whole: string) => (usedAsName(whole, at, found) ? ERASED_MARK : found));
@@ -159,10 +176,41 @@ export function redactText(text: string, names: readonly string[], values: reado
 }
 
 /**
+ * `text` with each of `values` read back in words replaced by {@link ERASED_MARK}: a number whose digits are said one by
+ * one ("five five five oh one four two" for "555 0142"), an address whose house number is ("twelve Elm Street" for "12
+ * Elm Street"). The same string when it says none.
+ */
+function withoutSpokenValues(text: string, values: readonly string[]): string {
+  const numbers = new Set(values.filter(isNumber).map(digitsOf));
+  const addresses = values.map((v) => /^(\d+)\s+(\S.*)$/.exec(v)).filter((m) => m !== null);
+  if (numbers.size === 0 && addresses.length === 0) return text;
+  let out = text;
+  for (const run of spokenRuns(text, 1).reverse()) {
+    if (/^[\d\s,-]+$/.test(text.slice(run.start, run.end))) continue;
+    let end = numbers.has(run.digits) ? run.end : -1;
+    for (const [, house, street] of addresses) {
+      const rest = house === run.digits ? new RegExp(`^\\s+${street!.split(/\s+/).map(escape).join('\\s+')}(?![\\p{L}\\p{N}_])`, 'iu').exec(text.slice(run.end)) : null;
+      if (rest) end = Math.max(end, run.end + rest[0].length);
+    }
+    if (end >= 0) out = out.slice(0, run.start) + ERASED_MARK + out.slice(end);
+  }
+  return out;
+}
+
+/** The words that may end a number of `digits` said in words: "two" or "twelve" for "…2", "oh", "ten" or "-ty" for "…0". */
+function spokenEnding(digits: string): string[] {
+  const last = ['zero|oh|nought|ten|ty|hundred', 'one|eleven', 'two|twelve', 'three|thirteen', 'four', 'five|fifteen', 'six', 'seven', 'eight', 'nine'];
+  return last[Number(digits.slice(-1))]?.split('|') ?? [];
+}
+
+/**
  * Fragments every text holding a name or value holds (case aside): a store's cheap first cut before
- * {@link redactText} decides. A name itself; a value's longest word; a number's last two digits (however grouped).
+ * {@link redactText} decides. A name itself; a value's longest word; a number's last two digits (however grouped) and
+ * the words its last digit may be said by.
  */
 export function candidateFragments(names: readonly string[], values: readonly string[]): string[] {
   const longest = (v: string): string => v.split(/[^\p{L}\p{N}]+/u).reduce((a, b) => (b.length > a.length ? b : a), '');
-  return [...new Set([...names, ...values.map((v) => (isNumber(v) ? digitsOf(v).slice(-2) : longest(v)))])].filter((f) => f.length > 0);
+  // A number read back in words ("five five five oh one four two") holds the word of its last digit.
+  const spoken = values.filter(isNumber).flatMap((v) => spokenEnding(digitsOf(v)));
+  return [...new Set([...names, ...values.map((v) => (isNumber(v) ? digitsOf(v).slice(-2) : longest(v))), ...spoken])].filter((f) => f.length > 0);
 }

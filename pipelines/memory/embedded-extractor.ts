@@ -41,6 +41,7 @@ import { withoutApology, withoutPhatic } from './call-phrases.js';
 import { withApologyCall } from './apology-call.js';
 import { withHeardPlaces } from './heard-places.js';
 import { statedIdentifier } from './identifiers.js';
+import { statesSecret, withSpokenValues } from './spoken-values.js';
 import { statedAddress } from './delivery-address.js';
 import { declinedOffer, offerFact } from './offers.js';
 import { choiceWithRefusal, chosenFirst, refusal, withoutRefused } from './turned-down.js';
@@ -175,7 +176,9 @@ export class EmbeddedExtractor implements Extractor {
     // "Maya's allergic to peanuts": "'s" read as "is" after a name or noun where no noun follows (fix9).
     // "No coffee for me, thanks": "I turned down coffee"; "I'll have not coffee but tea": "I'll have tea, not coffee" (text6).
     // "No thanks" after "Want me to book a table?": the offer turned down, and the rest of the turn read as said (rules 49).
-    const clean = (text: string): string[] => this.#sentences(withoutDiscourseTags(withJointI(withCapitalI(withoutPhatic(withContractedIs(this.#nlp, withoutFillers(text)))))));
+    // "my order number is five five two zero", "I live at twelve elm street": a value said in words read as digits (rules 55).
+    const clean = (text: string): string[] => this.#sentences(withoutDiscourseTags(withJointI(withCapitalI(withoutPhatic(withContractedIs(this.#nlp,
+      withSpokenValues(withoutFillers(text))))))));
     const declined = declinedOffer(this.#nlp, input, display, clean);
     if (declined) {
       facts.push({ ...this.#fact(u, { content: declined.content, kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.6 },
@@ -187,7 +190,8 @@ export class EmbeddedExtractor implements Extractor {
     const sentences = clean(declined ? declined.rest : u.text).flatMap(retractionAndClause)
       .map((s) => (isWithdrawal(s, called) ? 'Cancel that.' : withoutApology(withoutPhatic(s), listeners))).filter((s) => s.length > 0)
       .map((s) => { const said = withTopicLast(withoutCorrectingNo(withoutVocative(s, listeners))); const told = withAllergyCorrected(rememberedStatement(said, called) ?? said); return refusal(told) ?? chosenFirst(told); })
-      .filter((s) => !pleasantry(this.#nlp, s, listeners) && !meetingFormula(s))
+      // "my PIN is double seven three one": a secret is no memory (rules 55).
+      .filter((s) => !pleasantry(this.#nlp, s, listeners) && !meetingFormula(s) && !statesSecret(s))
       .map((s) => withElidedI(this.#nlp, s, listeners)).flatMap((s) => splitPlanClauses(this.#nlp, s))
       // "I love jazz, but for now I'm into techno": the liking held for now is its own clause's (rules 38).
       .flatMap(forNowClauses);

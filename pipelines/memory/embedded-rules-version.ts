@@ -289,5 +289,13 @@
  * (fact-writes.ts); a promise is done by the same act told with a pronoun for its thing ("Ana sent it"; plan-match.ts);
  * "Okay," / "yes," before a name and its verb leaves the name the subject ("Okay, Dana is handling the vendor contract
  * now" gave no fact; grammar.ts).
+ * 55 (digits; far-field and phone speech): a number a recogniser writes in words is read as digits where a value is said
+ * (spoken-values.ts, graph/spoken-digits.ts): after "number / code / reference (is)" ("the code is four four seven one":
+ * "The code is 4471"), after a thing numbered ("cancel order five five two zero": "…order 5520", which closes order 5520;
+ * three digits or more, never after the verb: "to order two hundred cups"), a phone number after "call / ring / reach … on / at" ("call me on five five five oh one four two" is
+ * the speaker's `phone_number` 5550142; identifiers.ts), a house number before its street ("I live at twelve elm street":
+ * "…at 12 elm street"; "one hundred and five Hill Road": "105 Hill Road") and a flat's ("flat two b": "flat 2b"); "oh" is
+ * zero inside a run of digits, "double / triple X" repeats. Elsewhere words stay words ("I have two kids"). A secret given
+ * ("my PIN is double seven three one", a password, a passcode, a card's security code) is no memory: no fact, no value.
  */
-export const EMBEDDED_RULES_VERSION = 54;
+export const EMBEDDED_RULES_VERSION = 55;

@@ -5,7 +5,8 @@
  * bookings, tickets or cases (rules 49): their numbers are kept each in a slot of its own (`order_number:45721`), and
  * one said to replace them ("my new order number is…", "…is now…", "…has changed to…") replaces those held.
  */
-import { STATED_OPENING, statedOwner, type StatedOwner } from './stated-owner.js';
+import { spokenNumber } from '../../graph/spoken-digits.js';
+import { SPOKEN_FILLERS, STATED_OPENING, statedOwner, type StatedOwner } from './stated-owner.js';
 
 /** A stated identifier: whose it is, what it numbers and its value. */
 export interface StatedIdentifier {
@@ -29,44 +30,15 @@ const STATED = new RegExp(STATED_OPENING
   + String.raw`(?:(?:is|['’]s)(\s+now)?|(?:has\s+|['’]s\s+)?(changed)\s+to)\s+(.+?)\s*[.!]?$`, 'i');
 /** Things one may have several of at once: each number is kept beside the others. */
 const SEVERAL = /^(?:order|booking|reservation|ticket|case|claim|invoice|tracking|confirmation|reference)\b/;
-const DIGITS: Record<string, string> = { zero: '0', oh: '0', o: '0', nought: '0', one: '1', two: '2', three: '3', four: '4', five: '5',
-  six: '6', seven: '7', eight: '8', nine: '9' };
-const TENS: Record<string, string> = { ten: '10', eleven: '11', twelve: '12', thirteen: '13', fourteen: '14', fifteen: '15', sixteen: '16',
-  seventeen: '17', eighteen: '18', nineteen: '19', twenty: '2', thirty: '3', forty: '4', fifty: '5', sixty: '6', seventy: '7', eighty: '8', ninety: '9' };
-const REPEAT: Record<string, number> = { double: 2, triple: 3 };
-
-/**
- * The digits and letters read out at the start of `said`, joined ("four five seven two one" → "45721", "double oh
- * seven" → "007", "forty five" → "45", "45721" as it is); null when it opens with no number or gives fewer than two.
- */
-export function spokenNumber(said: string): string | null {
-  const words = said.toLowerCase().split(/[\s,-]+/).filter((w) => w.length > 0);
-  let out = '';
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    const times = REPEAT[w];
-    const next = words[i + 1] ?? '';
-    if (times && (DIGITS[next] ?? /^\d$/.test(next))) {
-      out += (DIGITS[next] ?? next).repeat(times);
-      i++;
-    } else if (/^\d+$/.test(w)) out += w;
-    else if (DIGITS[w] !== undefined) out += DIGITS[w];
-    else if (TENS[w] !== undefined) {
-      const tens = TENS[w];
-      const unit = DIGITS[next];
-      // "forty five" → 45, "forty" → 40; "ten" … "nineteen" stand alone.
-      if (tens.length === 1 && unit !== undefined && unit !== '0') {
-        out += tens + unit;
-        i++;
-      } else out += tens.length === 1 ? `${tens}0` : tens;
-    } else if (/^[a-z]\d+$|^\d+[a-z]$/.test(w)) out += w.toUpperCase();
-    else break;
-  }
-  return out.length >= 2 ? out : null;
-}
+/** "call me on five five five oh one four two", "you can reach me at…": the speaker's phone number (rules 55). */
+const CALL_ME = new RegExp(SPOKEN_FILLERS + String.raw`(?:you\s+can\s+|please\s+|just\s+)?(?:call|ring|text|reach|phone)\s+me\s+(?:back\s+)?(?:on|at)\s+(.+?)\s*[.!]?$`, 'i');
 
 /** The identifier `sentence` states ("my order number is four five seven two one"), or null. */
 export function statedIdentifier(sentence: string): StatedIdentifier | null {
+  const call = CALL_ME.exec(sentence.trim());
+  const phone = call ? spokenNumber(call[1]!) : null;
+  // Six digits or more: "call me at five thirty" is a time.
+  if (phone && /^\d{6,}$/.test(phone)) return { owner: 'speaker', what: 'phone number', slot: 'phone_number', value: phone };
   const m = STATED.exec(sentence.trim());
   if (!m) return null;
   const [, whose, renewed, what, now, changed, said] = m as unknown as [string, string, string | undefined, string, string | undefined, string | undefined, string];

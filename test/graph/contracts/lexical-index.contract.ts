@@ -46,6 +46,14 @@ export function lexicalIndexContract(name: string, factory: () => Promise<Lexica
       assert.deepEqual((await fx.index.search('t1', 'weather? "lovely" -today*', 5)).map((h) => h.id), ['u3']);
     });
 
+    test('a number said in words finds the same number kept in digits (rules 55)', async () => {
+      await fx.index.index('t1', [{ id: 'f2', text: "Ben's order number is 5520", layer: 'fact', speakerId: 'ben', sessionId: 's2' }]);
+      assert.deepEqual((await fx.index.search('t1', 'five five two zero', 5)).map((h) => h.id), ['f2']);
+      assert.equal((await fx.index.search('t1', 'order five five two zero', 5))[0]?.id, 'f2');
+      // Two words of one digit each read no number worth a term: "two cats" finds the cats, not "5520".
+      assert.ok(!(await fx.index.search('t1', 'two cats', 5)).some((h) => h.id === 'f2'));
+    });
+
     test('re-indexing replaces; delete removes; tenants are separate', async () => {
       await fx.index.index('t1', [{ id: 'u3', text: 'It is raining', layer: 'interaction' }]);
       assert.deepEqual(await fx.index.search('t1', 'weather', 5), []);

@@ -67,3 +67,36 @@ describe('what an erasure never redacts: dates, times, amounts, towns, years, or
     assert.equal(redactText('In May we opened. Thanks, May.', ['May'], []), 'In May we opened. Thanks, [erased].');
   });
 });
+
+describe('values said in words (rules 55: far-field and phone speech)', () => {
+  // What a recogniser writes: the caller's own words, and values kept in words before rules 55.
+  const values = identifyingValues([
+    { key: 'phone_number', value: 'five five five oh one four two' },
+    { key: 'delivery_address', value: 'twelve Park Road, Leeds' },
+    { key: 'order_number:7731', value: '7731' },
+  ], ['call me on five five five oh one double four seven', 'i live at forty two Elm Street', 'I have two kids and one of them is twelve']);
+
+  test('they are read as digits: the phone and street of the words, the slot values kept in words', () => {
+    assert.deepEqual([...values].sort(), ['12 Park Road', '12 Park Road, Leeds', '42 Elm Street', '5550142', '55501447', '7731'].sort());
+  });
+
+  test('a read-back in words is redacted, digit by digit, "oh", "double" or a house number in words', () => {
+    assert.equal(redactText('so that is forty two Elm Street and the phone is five five five, oh one four two, right', [], values),
+      'so that is [erased] and the phone is [erased], right');
+    assert.equal(redactText('i will send order seven seven three one to twelve park road', [], values), 'i will send order [erased] to [erased]');
+    assert.equal(redactText('shall I ring five five five oh one double four seven', [], values), 'shall I ring [erased]');
+  });
+
+  test('numbers in words that are not the values stay: another number, a count, a house number on another street', () => {
+    for (const text of ['five five five oh one four three', 'she has twelve kids', 'it is at forty two Oak Street', 'seven seven three']) {
+      assert.equal(redactText(text, [], values), text);
+    }
+  });
+
+  test('every read-back in words holds one of the fragments', () => {
+    const fragments = candidateFragments([], values).map((f) => f.toLowerCase());
+    for (const text of ['five five five oh one four two', 'seven seven thirty one', 'twelve park road', 'forty two elm street', 'five five five zero four four seven']) {
+      assert.ok(fragments.some((f) => text.includes(f)), text);
+    }
+  });
+});

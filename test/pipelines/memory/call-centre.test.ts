@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import type { ExtractionResult } from '../../../pipelines/memory/extractor.js';
 import { withoutPhatic } from '../../../pipelines/memory/call-phrases.js';
-import { spokenNumber } from '../../../pipelines/memory/identifiers.js';
+import { spokenNumber } from '../../../graph/spoken-digits.js';
 import { factsSaid, slotsOf } from '../../helpers/extract-said.js';
 
 const TIME = '2026-11-23T10:00:00.000Z';
@@ -85,7 +85,8 @@ describe('fix7b: homes told by address, and misheard ones', () => {
       const { facts, profileUpdates } = await extract(text, { a: 'Sarah', b: 'Tom' });
       // Recognised speech is capitalised after extraction (proper-noun-case.ts).
       assert.deepEqual(slotsOf(facts).map((v) => v.toLowerCase()), ['lives_in=manchester'], text);
-      assert.match(facts[0]!.content, /^Sarah lives at twelve Baker Street in Manchester$/i);
+      // Since rules 55 the house number said in words is written in digits.
+      assert.match(facts[0]!.content, /^Sarah lives at 12 Baker Street in Manchester$/i);
       assert.deepEqual(profileUpdates.map((p) => [p.attribute, p.value.toLowerCase()]), [['lives_in', 'manchester']], text);
     }
   });

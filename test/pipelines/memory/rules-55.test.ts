@@ -1,0 +1,100 @@
+/**
+ * Rules 55 (far-field and phone speech): a number a recogniser writes in words is read as digits where a value is said,
+ * and only there; a secret given is no memory.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
+import { cancelledOrders } from '../../../pipelines/memory/cancelled-plans.js';
+import { statesSecret, withSpokenValues } from '../../../pipelines/memory/spoken-values.js';
+import { storedFact } from '../../helpers/stored-fact.js';
+
+const TIME = '2026-11-23T10:00:00.000Z';
+
+/** The facts (kind, content, slot, value) and profile updates the rules read from `text`, said by Ben to Tom. */
+async function read(text: string): Promise<{ facts: unknown[]; profile: unknown[] }> {
+  const r = await new EmbeddedExtractor().extract({
+    current: { id: 'u1', speakerId: 'a', addresseeIds: ['b'], text, time: TIME, sessionId: 's', confidence: null } as never,
+    previous: [], names: { a: 'Ben', b: 'Tom' },
+  });
+  return { facts: r.facts.map((f) => [f.kind, f.content, f.slot, f.value]), profile: r.profileUpdates.map((p) => [p.participantId, p.attribute, p.value]) };
+}
+
+describe('rules 55: values said in words', () => {
+  test('a phone number after "call me on" is the speaker\'s phone number, "oh" a zero', async () => {
+    for (const text of ['call me on five five five oh one four two', 'yes you can reach me at five five five oh one four two']) {
+      assert.deepEqual(await read(text), {
+        facts: [['profile', "Ben's phone number is 5550142", 'phone_number', '5550142']], profile: [['a', 'phone_number', '5550142']],
+      }, text);
+    }
+  });
+
+  test('"call me at five thirty" is a time, no phone number', async () => {
+    assert.deepEqual((await read('call me at five thirty')).profile, []);
+  });
+
+  test('a house number in words before its street is written in digits, in a home, a delivery address and a request', async () => {
+    assert.deepEqual((await read('I live at twelve elm street')).facts, [['statement', 'Ben lives at 12 elm street', null, null]]);
+    assert.deepEqual((await read('I live at forty two Elm Street in Leeds')).facts, [['profile', 'Ben lives at 42 Elm Street in Leeds', 'lives_in', 'Leeds']]);
+    assert.deepEqual((await read('my delivery address is one hundred and five Hill Road, Bristol')).profile,
+      [['a', 'delivery_address', '105 Hill Road, Bristol']]);
+    assert.deepEqual((await read('please deliver it to twelve Park Road in Leeds')).facts,
+      [['request', 'Ben asked Tom to deliver it to 12 Park Road in Leeds', 'delivery_address', '12 Park Road in Leeds']]);
+  });
+
+  test('a code or a number given is kept in digits', async () => {
+    assert.deepEqual((await read('the code is four four seven one')).facts, [['statement', 'The code is 4471', null, null]]);
+    assert.deepEqual((await read('my order number is five five two zero')).facts, [['profile', "Ben's order number is 5520", 'order_number:5520', '5520']]);
+  });
+
+  test('a cancellation naming an order in words closes the order kept in digits', async () => {
+    const chairs = { score: 0.5, fact: storedFact(TIME, { id: 'f1', content: 'Ben ordered four garden chairs, order 5520', speakerId: 'a', subjectId: 'a',
+      planObject: { verb: 'order', objects: ['chair'], complements: [], past: true } }) };
+    for (const text of ['please cancel order five five two zero', 'i have cancelled order five five two zero']) {
+      const { facts } = await new EmbeddedExtractor().extract({
+        current: { id: 'u2', speakerId: 'a', addresseeIds: ['b'], text, time: TIME, sessionId: 's', confidence: null } as never, previous: [], names: { a: 'Ben', b: 'Raj' },
+      });
+      assert.deepEqual(facts.flatMap((f) => cancelledOrders(f, [chairs])).map((c) => c.fact.id), ['f1'], text);
+    }
+  });
+
+  test('numbers that are no value stay words', async () => {
+    assert.deepEqual((await read('I have two kids')).facts, [['statement', 'Ben has two kids', null, null]]);
+    assert.deepEqual((await read('one of my friends is called Ana')).facts, [['statement', "One of Ben's friends is called Ana", null, null]]);
+  });
+
+  test('a secret given is no memory: no fact, no profile value', async () => {
+    for (const text of ['my PIN is double seven three one', 'my pin number is seven seven three one', 'my password is hunter two', 'the security code is four four seven']) {
+      assert.deepEqual(await read(text), { facts: [], profile: [] }, text);
+    }
+  });
+});
+
+describe('withSpokenValues: where a number in words is a value', () => {
+  test('after a number, code or reference; after "call … on"; before a street; after "flat"', () => {
+    const cases: Array<[string, string]> = [
+      ['my account number is seven seven three one', 'my account number is 7731'],
+      ["the reference's double oh seven four two", "the reference's 00742"],
+      ['ring Ben on five five five oh one four two please', 'ring Ben on 5550142 please'],
+      ['we live at twelve Elm Street', 'we live at 12 Elm Street'],
+      ['send it to one hundred and five Old Mill Lane', 'send it to 105 Old Mill Lane'],
+      ['I live in flat two b, Rose Court', 'I live in flat 2b, Rose Court'],
+      ['it is at two b Rose Court', 'it is at 2b Rose Court'],
+      ['I want to cancel order five five two zero', 'I want to cancel order 5520'],
+      ['please cancel booking double oh seven four two', 'please cancel booking 00742'],
+    ];
+    for (const [said, read] of cases) assert.equal(withSpokenValues(said), read, said);
+  });
+
+  test('elsewhere words stay words', () => {
+    for (const said of ['I walked two miles down the road', 'we went to two shops on Main Street', 'my number one priority', 'call me at five thirty',
+      'I have two kids', 'the number of guests is two', 'see you at five', 'I want to order two hundred cups', "we'll order three hundred and five", 'I live at 12 Elm Street']) {
+      assert.equal(withSpokenValues(said), said, said);
+    }
+  });
+
+  test('statesSecret reads a PIN, a password or a security code given, not one only named', () => {
+    for (const said of ['my PIN is 7731', "the password's hunter two", 'security code: 447', 'my pin code is one two']) assert.ok(statesSecret(said), said);
+    for (const said of ['I forgot my PIN', 'I need to reset my password', 'the pin was bent', 'my pinboard is full']) assert.equal(statesSecret(said), false, said);
+  });
+});
