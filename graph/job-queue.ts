@@ -99,6 +99,8 @@ export async function runWithin<T>(handler: JobHandler<T>, job: Job<T>, signal: 
       overran.abort(err);
       reject(err);
     }, maxRunMs);
+    // A try still running when the queue closes (its close gave up waiting) never keeps the process alive.
+    timer.unref();
   });
   try {
     return await Promise.race([handler(job, AbortSignal.any([signal, overran.signal])), limit]);
