@@ -187,11 +187,13 @@ export class EmbeddedExtractor implements Extractor {
     // "robot forget what i just said": the withdrawal rules 47 reads, said as "cancel that" (trial 9).
     // "Please remember that I am allergic to nuts": the statement asked to be kept, the speaker's own (trial 9).
     const called = [...this.#assistants, ...listeners];
+    // "So it's 12 Elm Street?" / "Okay, that's right": a reaction to a question is its answer, no meeting's formula (review12 F9).
+    const afterQuestion = /\?/.test([...input.previous].reverse().find((p) => p.speakerId !== u.speakerId)?.text ?? '');
     const sentences = clean(declined ? declined.rest : u.text).flatMap(retractionAndClause)
       .map((s) => (isWithdrawal(s, called) ? 'Cancel that.' : withoutApology(withoutPhatic(s), listeners))).filter((s) => s.length > 0)
       .map((s) => { const said = withTopicLast(withoutCorrectingNo(withoutVocative(s, listeners))); const told = withAllergyCorrected(rememberedStatement(said, called) ?? said); return refusal(told) ?? chosenFirst(told); })
       // "my PIN is double seven three one": a secret is no memory (rules 55).
-      .filter((s) => !pleasantry(this.#nlp, s, listeners) && !meetingFormula(s) && !statesSecret(s))
+      .filter((s) => !pleasantry(this.#nlp, s, listeners) && !meetingFormula(s, afterQuestion) && !statesSecret(s))
       .map((s) => withElidedI(this.#nlp, s, listeners)).flatMap((s) => splitPlanClauses(this.#nlp, s))
       // "I love jazz, but for now I'm into techno": the liking held for now is its own clause's (rules 38).
       .flatMap(forNowClauses);

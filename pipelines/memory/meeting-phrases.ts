@@ -17,18 +17,23 @@ const MEETING_ITEMS = String.raw`(?:(?:the|our|today['’]s|this week['’]s|las
 const STEP = String.raw`(?:let['’]?s|let us)\s+(?:(?:go|run)\s+(?:through|over)\s+${MEETING_ITEMS}|get\s+(?:started|going)|start|begin|wrap(?:\s+(?:it|this))?\s+up|move\s+on|recap|review\s+${MEETING_ITEMS}|look\s+at\s+${MEETING_ITEMS})`;
 /** A reaction to what was just said, with nothing named: "that seems like a lot", "that sounds good", "that's a lot". */
 const REACTION = String.raw`that(?:['’]s|\s+is)?\s+(?:(?:seems|sounds|looks|feels)\s+(?:like\s+)?)?(?:a\s+lot|a\s+bit\s+much|too\s+much|a\s+plan|(?:(?:really|very|quite|pretty|a\s+bit|too|so)\s+)?(?:good|great|fine|fair|reasonable|ok|okay|right|tight|high|low|much|interesting|ambitious|steep|expensive|doable))`;
-/** The parts a meeting's formula is made of, each a whole comma-separated part of the sentence. */
-const PART = new RegExp(String.raw`^(?:${INTERJECTION}|(?:thanks|thank\s+you)(?:\s+(?:so|very)\s+much)?(?:\s+${ROOM})?|(?:see\s+you|bye|goodbye)(?:\s+${ROOM})?(?:\s+${AGAIN})?`
-  + String.raw`|${STEP}|${REACTION}|(?:good|great|nice)\s+(?:meeting|session|work|job|discussion)(?:\s+${ROOM})?)$`, 'i');
+/** The parts a meeting's formula is made of, each a whole comma-separated part of the sentence; a bare reaction with `reaction`. */
+const partOf = (reaction: boolean): RegExp => new RegExp(String.raw`^(?:${INTERJECTION}|(?:thanks|thank\s+you)(?:\s+(?:so|very)\s+much)?(?:\s+${ROOM})?|(?:see\s+you|bye|goodbye)(?:\s+${ROOM})?(?:\s+${AGAIN})?`
+  + String.raw`|${STEP}${reaction ? `|${REACTION}` : ''}|(?:good|great|nice)\s+(?:meeting|session|work|job|discussion)(?:\s+${ROOM})?)$`, 'i');
+const PART = partOf(true);
+const PART_ANSWERING = partOf(false);
 
 /**
  * True when `sentence` is, whole, a meeting's formula or a bare reaction (`PART` for each comma-separated part): a
  * thanks, a farewell, a step of the meeting ("let's go through the action items") or a reaction naming nothing ("Hmm,
- * that seems like a lot"). No memory. "Let's review the budget", "that seems like a lot for the venue" stay.
+ * that seems like a lot"). No memory. "Let's review the budget", "that seems like a lot for the venue" stay. Said
+ * `afterQuestion` (the turn before, by someone else, asks one: "So it's 12 Elm Street?"), a reaction is an answer
+ * ("Okay, that's right", "Yes, that's high") and stays (review12 F9).
  */
-export function meetingFormula(sentence: string): boolean {
+export function meetingFormula(sentence: string, afterQuestion = false): boolean {
   const parts = sentence.replace(/[.!?]+\s*$/, '').split(/\s*[,;:—–]\s*|\s+-\s+/).map((p) => p.trim()).filter((p) => p.length > 0);
-  return parts.length > 0 && parts.every((p) => PART.test(p));
+  const part = afterQuestion ? PART_ANSWERING : PART;
+  return parts.length > 0 && parts.every((p) => part.test(p));
 }
 
 /** Words after which a topic said first reads naturally as "… about <topic>" ("changed my mind", "I'm not sure"). */

@@ -41,12 +41,29 @@ const GROUP = /\b(everyone|everybody|you all|y'?all|you guys|guys|folks|all of y
 const YOU = /\byou(?:r|rs|rself|['’](?:re|ll|ve|d))?\b/i;
 const YOU_IDLE = /\b(?:you know|you see|thank you|see you|mind you)\b/gi;
 
+/** A turn that only signals listening ("Uh-huh.", "Mm-hmm.", "Yeah, okay."): it asks nothing and is answered by no one. */
+const BACKCHANNEL = /^(?:(?:uh[- ]?huh|mm+[- ]?hmm+|m+hm+|hmm+|mm+|yeah|yep|yup|yes|ok(?:ay)?|right|sure|got it|i see|oh|ah|cool|alright|all right)[\s,.!]*)+$/i;
+
 /**
- * Whether `text` holds a cue that it is said to one person, the one who spoke just before (trial10 F6): it says "you"
- * (not in passing: `YOU_IDLE`), or `previous` is that person's question, which this turn answers.
+ * The turn this one may reply to (review12 F6): the last one by someone else that says something, past the speaker's
+ * own turns ("Sure." then "I'll send the deck tonight") and others' backchannels ("Uh-huh."). A turn whose words are
+ * unknown counts as said.
+ */
+function repliedTurn(ctx: AddresseeContext): { speakerId: string; text?: string } | undefined {
+  for (let i = ctx.recent.length - 1; i >= 0; i--) {
+    const r = ctx.recent[i]!;
+    if (r.speakerId !== ctx.speakerId && !(r.text !== undefined && BACKCHANNEL.test(r.text.trim()))) return r;
+  }
+  return undefined;
+}
+
+/**
+ * Whether `text` holds a cue that it is said to one person, the one it replies to (trial10 F6): it says "you"
+ * (not in passing: `YOU_IDLE`), or `previous` asks a question in any of its sentences ("Can you send the deck? It is
+ * due Friday."), which this turn answers.
  */
 function answersPrevious(text: string, previous: { text?: string } | undefined): boolean {
-  return YOU.test(text.replace(YOU_IDLE, '')) || /\?\s*$/.test(previous?.text ?? '');
+  return YOU.test(text.replace(YOU_IDLE, '')) || /\?/.test(previous?.text ?? '');
 }
 
 /**
@@ -54,7 +71,7 @@ function answersPrevious(text: string, previous: { text?: string } | undefined):
  * present except the speaker on group address ("everyone", "you all", "guys"); in a two-party
  * exchange the other party. With three or more people, a turn that says "you" or answers a question just
  * asked (`answersPrevious`), or calls a listed first name no one present holds ("Thanks, Dora", evidence for
- * naming), goes to the previous different speaker; any other turn is said to the room: everyone present but the
+ * naming), goes to the speaker of the turn it replies to (`repliedTurn`: past the speaker's own turns and backchannels); any other turn is said to the room: everyone present but the
  * speaker ("We'll use ClickHouse" is no reply to whoever spoke last, trial10 F6). A turn that calls someone
  * by a name no one present holds ("Kevin, can you…") addresses nobody present rather than a listener
  * named otherwise (see `mayBeCalled`). Pure.
@@ -85,14 +102,9 @@ export function inferAddressees(ctx: AddresseeContext): AddresseeResult {
   const room: AddresseeResult = others.length > 1
     ? { addresseeIds: others.map((p) => p.id), reason: 'group', unknownVocatives }
     : { addresseeIds: [], reason: 'none', unknownVocatives };
-  const previous = ctx.recent.at(-1);
-  const cued = calling.length > 0 || answersPrevious(ctx.text, previous?.speakerId === ctx.speakerId ? undefined : previous);
-  if (!cued) return room;
-  for (let i = ctx.recent.length - 1; i >= 0; i--) {
-    const s = ctx.recent[i]!.speakerId;
-    if (s !== ctx.speakerId) return listener(s) ?? { addresseeIds: [s], reason: 'reply', unknownVocatives };
-  }
-  return room;
+  const previous = repliedTurn(ctx);
+  if (!previous || !(calling.length > 0 || answersPrevious(ctx.text, previous))) return room;
+  return listener(previous.speakerId) ?? { addresseeIds: [previous.speakerId], reason: 'reply', unknownVocatives };
 }
 
 /**

@@ -44,6 +44,15 @@ describe('rules 53: a meeting', () => {
     assert.ok(meetingFormula('Great meeting, thanks all.'));
   });
 
+  test('a reaction that answers a question by someone else is no formula (review12 F9)', async () => {
+    assert.ok(meetingFormula("Okay, that's right."));
+    assert.ok(!meetingFormula("Okay, that's right.", true));
+    assert.ok(!meetingFormula("Yes, that's high.", true));
+    assert.ok(meetingFormula('Thanks everyone, see you next week.', true), 'a farewell stays a formula after a question');
+    // No rule reads a confirmation into a fact yet: the answer is kept for the rules, and gives none.
+    assert.deepEqual(await said('ana', "Okay, that's right.", ['ben'], [['ben', "So it's 12 Elm Street?"]]), []);
+  });
+
   test('a request\'s "your" is the one asked\'s, and a "her" no one resolves stays', async () => {
     // On main: "Ana asked Chidi to hand her Chidi's notes" (her = Dana, mentioned before; read as Ana).
     assert.deepEqual(await said('ana', 'Chidi, please hand her your notes.', ['chidi'], [['dana', 'I missed last week.']]),

@@ -36,6 +36,20 @@ describe('inferAddressees', () => {
     assert.deepEqual(at('ana', 'So, you know, the launch slips a week.', [['ben', 'Noted.']]).reason, 'group');
     assert.deepEqual(at('ana', 'The launch slips a week.', [['ben', 'Noted.'], ['ana', 'Any news?']]).reason, 'group');
   });
+  test('an answer goes to the asker past the answerer\'s own turns, a later sentence and a backchannel (review12 F6)', () => {
+    // Ana and Ben talk; spk3 is a voice split or someone present a while ago.
+    const three: PresentParticipant[] = [{ id: 'ana', name: 'Ana', aliases: [] }, { id: 'ben', name: 'Ben', aliases: [] }, { id: 'spk3', name: null, aliases: [] }];
+    const at = (text: string, recent: Array<[string, string]>) =>
+      inferAddressees({ speakerId: 'ana', text, recent: recent.map(([s, t]) => ({ speakerId: s, text: t })), present: three });
+    const toBen = { addresseeIds: ['ben'], reason: 'reply', unknownVocatives: [] };
+    // Each was ['ben', 'spk3'], 'group' before the fix.
+    assert.deepEqual(at("I'll send the deck tonight.", [['ben', 'Can you send the deck?'], ['ana', 'Sure.']]), toBen);
+    assert.deepEqual(at("Sure, I'll send it.", [['ben', 'Can you send the deck? It is due Friday.']]), toBen);
+    assert.deepEqual(at("Sure, I'll send it.", [['ben', 'Can you send the deck?'], ['spk3', 'Uh-huh.']]), toBen);
+    // A statement after no question stays the room's; a substantive turn in between is the one replied to.
+    assert.deepEqual(at("I'll send the deck tonight.", [['ben', 'The deck is due Friday.'], ['ana', 'Right.']]).reason, 'group');
+    assert.deepEqual(at("I'll send the deck tonight.", [['ben', 'Can you send the deck?'], ['spk3', 'The venue is booked.']]).reason, 'group');
+  });
   test('group address goes to everyone present but the speaker', () => {
     const r = inferAddressees(ctx('ben', 'Okay everyone, let us start.', ['ana']));
     assert.deepEqual([r.addresseeIds.sort(), r.reason], [['ana', 'cy'], 'group']);
