@@ -274,12 +274,14 @@
  * 53 (trial10 F5, F6, F7; a weekly team meeting): a "we" said to two or more people is "<speaker> and the group", naming
  * no one member, so erasing one leaves the group's memory (pronouns.ts `weTogether`, joint-plan.ts, fact-names.ts reads it
  * as a joint subject); a meeting's thanks, farewells and steps ("Alright, thanks everyone, see you next week", "let's go
- * through the action items") and a bare reaction ("Hmm, that seems like a lot") are no memory, and a topic said first
+ * through the action items") and a bare reaction ("Hmm, that seems like a lot"; not after someone's question, which it
+ * answers: "Okay, that's right") are no memory, and a topic said first
  * goes after a clause that takes "about" ("About the budget, I changed my mind": "… changed their mind about the
  * budget"; meeting-phrases.ts); a restart around a filler ("I, uh, I") is one word (spoken-text.ts); a request's "your"
  * is the one asked's ("asked Chidi to hand her their notes", not "…her Chidi's notes"; embedded-rules.ts). Beside the
  * rules: with three or more people, a turn with no cue for one listener is addressed to everyone else, not to the
- * previous speaker (pipelines/speaker/addressee-inference.ts).
+ * previous speaker; an answer to a question goes to the asker, past the answerer's own turns and others' backchannels,
+ * and a question anywhere in the asker's turn counts (review12 F6; pipelines/speaker/addressee-inference.ts).
  * 54 (meet1; a team-meeting newcomer trial, trial10 F1, F2): a team's decision, plan or task owner changed by a later
  * statement of anyone, in any session ("we need to move the launch to April 4", "we'll use ClickHouse for analytics
  * instead", "we shouldn't cut marketing at all", "Dana is handling the vendor contract now") replaces the earlier one
