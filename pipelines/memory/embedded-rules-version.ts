@@ -277,7 +277,8 @@
  * through the action items") and a bare reaction ("Hmm, that seems like a lot"; not after someone's question, which it
  * answers: "Okay, that's right") are no memory, and a topic said first
  * goes after a clause that takes "about" ("About the budget, I changed my mind": "… changed their mind about the
- * budget"; meeting-phrases.ts); a restart around a filler ("I, uh, I") is one word (spoken-text.ts); a request's "your"
+ * budget"; meeting-phrases.ts); a restart around a filler ("I, uh, I") is one word, "I told you, you should go" keeps
+ * both (spoken-text.ts); a request's "your"
  * is the one asked's ("asked Chidi to hand her their notes", not "…her Chidi's notes"; embedded-rules.ts). Beside the
  * rules: with three or more people, a turn with no cue for one listener is addressed to everyone else, not to the
  * previous speaker; an answer to a question goes to the asker, past the answerer's own turns and others' backchannels,
@@ -294,10 +295,13 @@
  * 55 (digits; far-field and phone speech): a number a recogniser writes in words is read as digits where a value is said
  * (spoken-values.ts, graph/spoken-digits.ts): after "number / code / reference (is)" ("the code is four four seven one":
  * "The code is 4471"), after a thing numbered ("cancel order five five two zero": "…order 5520", which closes order 5520;
- * three digits or more, never after the verb: "to order two hundred cups"), a phone number after "call / ring / reach … on / at" ("call me on five five five oh one four two" is
+ * three digits or more, never after the verb: "to order two hundred cups"; "order" and "case" after "the / my / Ben's…"
+ * or "cancel / track…"), a phone number after "call / ring / reach … on / at" ("call me on five five five oh one four two" is
  * the speaker's `phone_number` 5550142; identifiers.ts), a house number before its street ("I live at twelve elm street":
  * "…at 12 elm street"; "one hundred and five Hill Road": "105 Hill Road") and a flat's ("flat two b": "flat 2b"); "oh" is
- * zero inside a run of digits, "double / triple X" repeats. Elsewhere words stay words ("I have two kids"). A secret given
- * ("my PIN is double seven three one", a password, a passcode, a card's security code) is no memory: no fact, no value.
+ * zero inside a run of digits, "double / triple X" repeats. Elsewhere words stay words ("I have two kids", a time "at
+ * nine thirty Park Lane", "at two Hyde Park Corner", "let's order / in case two hundred…"). A secret given ("my PIN is
+ * double seven three one", "the password is hunter2": a value right after "is"; graph/spoken-secrets.ts) gives no fact,
+ * no value, and no lexical term of its spoken digits; "the wifi password is on the fridge" is an ordinary sentence.
  */
 export const EMBEDDED_RULES_VERSION = 55;

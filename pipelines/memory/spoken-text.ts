@@ -14,18 +14,28 @@ export function withCapitalI(text: string): string {
   return text.replace(LOWER_I, 'I');
 }
 
+/** Where a filler stood, while the restarts around it are read (a word joiner: no recogniser writes it). */
+const FILLER_MARK = '\u2060';
 /**
- * A small word said twice in a row, as a speaker restarts ("i i work", "the the bus"), a comma between where a filler
- * stood ("I, uh, I changed my mind", trial10 F5). Not "a a": "I got a a on my test" names a grade.
+ * A restart around a filler: a small word said again after it ("I, uh, I changed my mind", trial10 F5; "you, um, you
+ * know").
  */
-const RESTART = /\b(I|we|you|the|an|my|to),?\s+\1\b/gi;
+const RESTART_AROUND_FILLER = new RegExp(String.raw`\b(I|we|you|the|an|my|to),?\s*(?:${FILLER_MARK}\s*)+\1\b`, 'gi');
+/**
+ * A small word said twice in a row, as a speaker restarts: an article, "my" or "to" anywhere ("the the bus"), "I" or
+ * "we" where a clause starts ("i i work", "so we, we went"). Not "a a": "I got a a on my test" names a grade; not
+ * "you, you": "I told you, you should go" and "thank you, you saved my weekend" say it twice.
+ */
+const RESTART = /\b(the|an|my|to),?\s+\1\b|(^|[,;:.!?]\s*|\b(?:and|but|so|then)\s+)(I|we),?\s+\3\b/gi;
 
 /**
  * `text` with fillers and laughs (`SPOKEN_FILLER`: lower case or capitalised only, so an acronym "I study at UM" stays)
  * and restarts left out, as a person writing it down would (rules 38).
  */
 export function withoutFillers(text: string): string {
-  return text.replace(SPOKEN_FILLER, '').replace(RESTART, '$1').replace(/\s+([,.;!?])/g, '$1').replace(/\s{2,}/g, ' ').trim();
+  return text.replace(SPOKEN_FILLER, FILLER_MARK).replace(RESTART_AROUND_FILLER, '$1').replaceAll(FILLER_MARK, '')
+    .replace(RESTART, (_m, word?: string, start?: string, pronoun?: string) => word ?? `${start}${pronoun}`)
+    .replace(/\s+([,.;!?])/g, '$1').replace(/\s{2,}/g, ' ').trim();
 }
 
 /** A person said with the speaker: a name or two, or "my / our" and a person ("my sister", "our Ben"). */

@@ -39,6 +39,11 @@ describe('rules 38: spoken, lower-case sentences', () => {
   test('fillers, laughs and restarts are not written into facts', async () => {
     assert.equal(withoutFillers('um so the the bus was late haha'), 'so the bus was late');
     assert.equal(withoutFillers('the umbrella, uh, is humming'), 'the umbrella, is humming');
+    assert.equal(withoutFillers('so we, we went home'), 'so we went home');
+    assert.equal(withoutFillers('you, um, you know the place'), 'you know the place');
+    // review12: a "you" said twice with no filler between is two words.
+    assert.equal(withoutFillers('I told you, you should go to the doctor'), 'I told you, you should go to the doctor');
+    assert.equal(withoutFillers('Thank you, you saved my weekend'), 'Thank you, you saved my weekend');
     const all = await facts('uh i i teach maths, um, at the high school lol');
     assert.ok(all.length > 0);
     for (const f of all) assert.doesNotMatch(f.content, /\b(?:uh|um|lol|I I|Pat Pat)\b/, f.content);
