@@ -35,6 +35,18 @@ describe('a team decision changed', () => {
     assert.deepEqual([...topicNouns('Dana is handling the vendor contract now', ['Ana'])], ['vendor', 'contract']);
     assert.deepEqual([...topicNouns('Ben and others need to move the launch to Sunday 4 April 2027')], ['launch']);
   });
+
+  test('a bare "now" is no change, and a word used as a verb keys no topic (review12 F1)', () => {
+    const fact = (content: string) => ({ kind: 'commitment' as const, content, retraction: false });
+    // On main f6fd6f8e: each was a change.
+    for (const t of ["Ana will call the plumber now", 'Ana is now running the marathon', 'Ana will walk the dog now',
+      "Ana is now going to renew Ana's gym contract"]) assert.ok(!changesDecision(fact(t)), t);
+    assert.ok(changesDecision(fact('Dana is doing the vendor contract now')));
+    // On main f6fd6f8e: "book", "call" and "run" were topic nouns.
+    assert.deepEqual([...topicNouns('Ana will book the flights now')], ['flight']);
+    assert.deepEqual([...topicNouns('Ben will call the plumber about the leak tomorrow')], ['plumber', 'leak']);
+    assert.deepEqual([...topicNouns('Tom will run the half marathon in May')], ['marathon']);
+  });
 });
 
 describe('team decisions over three weekly meetings', () => {
@@ -110,6 +122,23 @@ describe('team decisions over three weekly meetings', () => {
         ['Chidi', 'Actually, we should use the big meeting room instead.']],
     ]));
     assert.deepEqual([...replaced.keys()], []);
+  });
+
+  test("another person's plan, said between two, is never closed by a plan of one's own about a thing it names (review12 F1)", async () => {
+    // On main f6fd6f8e each later plan closed the earlier one, another person's.
+    const pairs: Array<[earlier: [string, string], later: [string, string]]> = [
+      [['Dana', "I'll book a table at the restaurant."], ['Ana', "I'll book the flights now."]],
+      [['Ben', "I'll sell the couch on Saturday."], ['Ana', "I'll move the couch to the bedroom."]],
+      [['Dana', "I'll bake the cake for the party."], ['Ana', "I'll bring the cake over to Dana's."]],
+      [['Ben', "I'll call the plumber about the leak tomorrow."], ['Ana', "I'll call the plumber now."]],
+      [['Tom', "I'll run the half marathon in May."], ['Ana', "I'm now running the marathon."]],
+      [['Dana', "I'll take the dog to the vet on Monday."], ['Ana', "I'll walk the dog now."]],
+      [['Ben', "I'll handle the vendor contract."], ['Ana', "I'm now going to renew my gym contract."]],
+    ];
+    for (const [k, [[who, said], [other, later]]] of pairs.entries()) {
+      const { current, replaced } = outcome(await run(`t-meet-others-${k}`, [[[who, said], [other, 'Sounds good.']], [[other, later], [who, 'Okay.']]]));
+      assert.deepEqual([...replaced], [], `${said} / ${later}: ${JSON.stringify(current)}`);
+    }
   });
 
 });
