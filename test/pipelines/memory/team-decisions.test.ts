@@ -9,6 +9,8 @@ import type { JobQueue } from '../../../graph/job-queue.js';
 import type { Fact } from '../../../graph/memory-store.js';
 import { InteractionIngest } from '../../../pipelines/interaction/ingest.js';
 import type { ConsolidationJob } from '../../../pipelines/memory/consolidate.js';
+import { MemoryKeyedLock } from '../../../graph/memory-keyed-lock.js';
+import { subjectLockKey } from '../../../pipelines/memory/subject-lock.js';
 import { changesDecision, topicNouns } from '../../../pipelines/memory/team-decisions.js';
 import { factsSaid } from '../../helpers/extract-said.js';
 import { embeddedMemory, type EmbeddedMemory } from '../../helpers/memory-fixture.js';
@@ -141,4 +143,35 @@ describe('team decisions over three weekly meetings', () => {
     }
   });
 
+  test("a team change closes another person's fact only under that person's subject lock (review12 F2)", async () => {
+    // Each consolidation's lock keys, in order; on main f6fd6f8e Ana's change closed Ben's fact without Ben's lock.
+    const taken: string[][] = [];
+    const inner = new MemoryKeyedLock();
+    const locks = { withLock: <T>(keys: readonly string[], work: (signal: AbortSignal) => Promise<T>) => { taken.push([...keys]); return inner.withLock(keys, work); }, close: () => inner.close() };
+    const own = embeddedMemory({ locks });
+    try {
+      const tenant = 't-team-lock';
+      const queued: ConsolidationJob[] = [];
+      const queue = { enqueue: async (_name: string, data: ConsolidationJob) => { queued.push(data); return `j${queued.length}`; } } as unknown as JobQueue;
+      const ingest = new InteractionIngest({ graph: own.graph, lexical: own.lexical, queue, logger: pino({ level: 'silent' }) });
+      const turns: Array<[string, string, string]> = [['s1', 'Ana', 'Morning everyone.'], ['s1', 'Chidi', 'Morning.'], ['s1', 'Dana', 'Hi all.'],
+        ['s1', 'Ben', "I'll handle the vendor contract."], ['s2', 'Ben', "I'm swamped this week."], ['s2', 'Chidi', 'Understood.'],
+        ['s2', 'Ana', 'Okay, Dana is handling the vendor contract now.']];
+      for (const [k, [session, speaker, text]] of turns.entries()) {
+        await own.graph.openSession(tenant, session, `${DAYS[session === 's1' ? 0 : 1]}T10:00:00.000Z`);
+        await ingest.ingest(tenant, session, [{ speaker, text, time: `${DAYS[session === 's1' ? 0 : 1]}T10:${String(k + 1).padStart(2, '0')}:00.000Z` }]);
+        for (const job of queued.splice(0)) await own.consolidate(tenant, job.sessionId, job.utteranceId);
+      }
+      const facts = await own.memory.listFacts(tenant, { includeHistory: true });
+      const ben = facts.find((f) => /^Ben will handle the vendor contract/.test(f.content));
+      assert.ok(ben && ben.validTo !== null, JSON.stringify(facts.map((f) => f.content)));
+      const dana = facts.find((f) => /^Dana is handling the vendor contract now$/.test(f.content));
+      assert.ok(dana && ben.supersededBy === dana.id, JSON.stringify(facts.map((f) => f.content)));
+      // The consolidation of Ana's turn: the one that took Dana's subject lock, Dana's fact's.
+      const keys = taken.filter((k) => k.includes(subjectLockKey(tenant, dana.subjectId))).at(-1) ?? [];
+      assert.ok(keys.includes(subjectLockKey(tenant, ben.subjectId)), JSON.stringify(keys));
+    } finally {
+      await own.close();
+    }
+  });
 });
