@@ -286,9 +286,11 @@
  * 54 (meet1; a team-meeting newcomer trial, trial10 F1, F2): a team's decision, plan or task owner changed by a later
  * statement of anyone, in any session ("we need to move the launch to April 4", "we'll use ClickHouse for analytics
  * instead", "we shouldn't cut marketing at all", "Dana is handling the vendor contract now") replaces the earlier one
- * naming the same topic noun (WordNet-listed, names and generic words aside) at cosine 0.5 or more: the statement must
- * say it changes something ("instead", "now", "at all", a change of mind, "take over", moved to another time;
- * team-decisions.ts), and consolidation weighs the deployment's recent facts for it, not only its subject's
+ * naming the same topic noun (WordNet-listed, names, generic words and words used as verbs aside) at cosine 0.5 or
+ * more; another person's only when both are team facts ("we", "<X> and the group", said to two or more, a task owner)
+ * at cosine 0.75 or naming what the change acts on (review12 F1): the statement must say it changes something
+ * ("instead", "at all", "<X> is handling … now", a change of mind, "take over", moved to another time; a bare "now" is
+ * none; team-decisions.ts), and consolidation weighs the deployment's recent facts for it, not only its subject's
  * (fact-writes.ts); a promise is done by the same act told with a pronoun for its thing ("Ana sent it"; plan-match.ts);
  * "Okay," / "yes," before a name and its verb leaves the name the subject ("Okay, Dana is handling the vendor contract
  * now" gave no fact; grammar.ts).

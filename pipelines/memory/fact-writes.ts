@@ -57,6 +57,12 @@ export interface WriteContext {
    * (`turnCommit`), so an erasure waits for no LLM call; default: runs it as is.
    */
   commit?: <T>(write: () => Promise<T>) => Promise<T>;
+  /**
+   * The subjects whose locks the caller holds: a team change (`DecisionInput.team`) weighs another person's fact only
+   * when its subject is one, so it never closes a fact whose subject's lock it lacks (review12 F2; `teamSubjects`).
+   * Absent: every subject's (a caller that holds no locks).
+   */
+  lockedSubjects?: ReadonlySet<string>;
 }
 
 /**
@@ -66,7 +72,7 @@ export interface WriteContext {
  * `live` aborts when the queue closes or a lock was lost: no write starts after that.
  */
 export async function writeFacts(
-  { deps, indexer, decider, candidateK, logger, commit = (write) => write() }: WriteContext, tenant: TenantId, u: Utterance,
+  { deps, indexer, decider, candidateK, logger, commit = (write) => write(), lockedSubjects }: WriteContext, tenant: TenantId, u: Utterance,
   extraction: ExtractionResult, vectors: Float32Array[], live: AbortSignal,
 ): Promise<MemoryOp[]> {
   await commit(() => indexer.indexUtterance(tenant, u, vectors[0] as Float32Array));
@@ -95,7 +101,9 @@ export async function writeFacts(
       continue;
     }
     const candidates = await nearestCandidates(deps, tenant, u.sessionId, ef, vector, candidateK);
-    const team = changesDecision(ef) ? await teamCandidates(deps, tenant, vector, candidateK) : undefined;
+    const team = changesDecision(ef)
+      ? (await teamCandidates(deps, tenant, vector, candidateK)).filter((c) => !lockedSubjects || lockedSubjects.has(c.fact.subjectId))
+      : undefined;
     const retractedFacts = ef.retractsUtteranceIds ? await factsFrom(deps.memory, tenant, ef.retractsUtteranceIds) : [];
     const names = await peopleNames(deps.graph, tenant, [u.speakerId, ...u.addresseeIds, ef.subjectId,
       ...candidates.flatMap((c) => [c.fact.speakerId, c.fact.subjectId])], known);
@@ -192,6 +200,17 @@ async function teamCandidates(deps: FactWriteDeps, tenant: TenantId, vector: Flo
     const fact = pool.get(h.id);
     return fact ? [{ fact, score: h.score }] : [];
   });
+}
+
+/**
+ * The subjects of the facts a team change among `extraction`'s facts may replace (`teamCandidates`), read before the
+ * consolidation takes its locks so it takes theirs too (review12 F2): a fact of a subject come in since is not weighed
+ * (`WriteContext.lockedSubjects`).
+ */
+export async function teamSubjects(deps: FactWriteDeps, tenant: TenantId, extraction: ExtractionResult, vectors: Float32Array[], k: number): Promise<string[]> {
+  const subjects = await Promise.all(extraction.facts.map(async (ef, i) => changesDecision(ef)
+    ? (await teamCandidates(deps, tenant, vectors[i + 1] as Float32Array, k)).map((c) => c.fact.subjectId) : []));
+  return [...new Set(subjects.flat())];
 }
 
 /** The names of `ids` (those not in `known` read in one call and kept there). */

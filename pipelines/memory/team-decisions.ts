@@ -9,14 +9,19 @@
 import type { Fact } from '../../graph/memory-store.js';
 import { stem } from '../../graph/lexical-terms.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
+import { wink } from '../wink.js';
 import type { ExtractedFact } from './extractor.js';
 
 /**
- * Words of a statement that say it changes what was agreed: "instead", "now", "at all", "no longer", a change of mind,
+ * Words of a statement that say it changes what was agreed: "instead", "at all", "no longer", a change of mind,
  * a task taken over, or something moved to another time ("move the launch to April 4", "push the review to Monday").
- * Not "after all" (concessive as often: "new shoes after all these games") nor "bring it back" (a return).
+ * Not "after all" (concessive as often: "new shoes after all these games") nor "bring it back" (a return). A bare "now"
+ * only in `OWNER_NOW`: "I'll call the plumber now" does it at once, it changes nothing agreed (review12 F1).
  */
-const CHANGE = /\b(?:instead|now|any ?more|at all|no longer|changed? (?:my|our|their|his|her) minds?|change of plans?|(?:take|takes|taking|took|taken) (?:it |that |this |them )?over|over to|(?:move|moved|moving|push|pushed|pushing|postpone|postponed|reschedule|rescheduled|shift|shifted) (?:[\w'’-]+ ){0,4}(?:to|forward|back)\b|(?:bring|brought) (?:[\w'’-]+ ){0,4}forward\b)/i;
+const CHANGE = /\b(?:instead|any ?more|at all|no longer|changed? (?:my|our|their|his|her) minds?|change of plans?|(?:take|takes|taking|took|taken) (?:it |that |this |them )?over|over to|(?:move|moved|moving|push|pushed|pushing|postpone|postponed|reschedule|rescheduled|shift|shifted) (?:[\w'’-]+ ){0,4}(?:to|forward|back)\b|(?:bring|brought) (?:[\w'’-]+ ){0,4}forward\b)/i;
+
+/** A task owner told with "now" after the act: "Dana is handling the vendor contract now" (not "Ana is now running the marathon"). */
+const OWNER_NOW = /\b(?:is|are|['’]s|['’]re)\s+(?:handling|doing|owning|covering|managing|leading|in charge of|taking care of|responsible for)\b[^.?!]*\bnow\b/i;
 
 /**
  * Nouns too general to key a topic: the action words plans share ("use", "move", "cut", "handle"), time words, and the
@@ -40,15 +45,20 @@ const DECISION_KINDS: ReadonlySet<string> = new Set(['plan', 'commitment', 'requ
 const DECIDED_CUE = /\b(?:will|['’]ll|going to|plans? to|planning|need to|needs to|should|shouldn['’]t|let['’]s|targeting|target|aiming|decided|is fine|are fine|go(?:ing)? with|in charge of|responsible for|owns?|takes? over|(?:is|are|['’]s|['’]re)\s+(?:now\s+)?(?:handling|doing|running|leading|owning|covering|managing|taking|moving|using|going))\b/i;
 
 /**
- * The topic nouns of `text`, as stems: lower-case words WordNet lists as nouns, other than `people`'s names, numbers and
- * `GENERIC` words. A capitalised word is a name ("Ben", "Postgres"): a person, or the value decided, never the topic.
+ * The topic nouns of `text`, as stems: lower-case words WordNet lists as nouns, other than `people`'s names, numbers,
+ * `GENERIC` words and words used as verbs there ("book", "call", "run" in "I'll book the flights": review12 F1). A
+ * capitalised word is a name ("Ben", "Postgres"): a person, or the value decided, never the topic.
  */
 export function topicNouns(text: string, people: readonly string[] = []): Set<string> {
   const names = new Set(people.flatMap((p) => p.toLowerCase().split(/\s+/)));
+  const nlp = wink();
+  const tokens = nlp.readDoc(text).tokens();
+  const pos = tokens.out(nlp.its.pos) as string[];
+  const verbs = new Set((tokens.out() as string[]).filter((_, i) => pos[i] === 'VERB' || pos[i] === 'AUX').map((w) => w.toLowerCase()));
   const out = new Set<string>();
   for (const w of text.match(/(?<![\w'’-])[a-z][a-z'’-]+/g) ?? []) {
     const word = w.replace(/['’]s$/, '');
-    if (word.length < 3 || /['’]/.test(word) || GENERIC.has(word) || names.has(word)) continue;
+    if (word.length < 3 || /['’]/.test(word) || GENERIC.has(word) || names.has(word) || verbs.has(word)) continue;
     // A word WordNet does not list at all ("analytics", "offsite") is a term of the trade, kept when long enough.
     const senses = defaultWordNet().senses(word);
     const unlisted = !senses.ordinary && !senses.proper && !senses.notNoun && word.length >= 5;
@@ -64,7 +74,7 @@ export function topicNouns(text: string, people: readonly string[] = []): Set<st
  */
 export function changesDecision(fact: Pick<ExtractedFact, 'kind' | 'content' | 'retraction' | 'settles' | 'planObject'>): boolean {
   return DECISION_KINDS.has(fact.kind) && (fact.kind !== 'statement' || DECIDED_CUE.test(fact.content)) && !fact.retraction
-    && fact.settles !== 'done' && fact.planObject?.past !== true && !/\?\s*$/.test(fact.content) && CHANGE.test(fact.content);
+    && fact.settles !== 'done' && fact.planObject?.past !== true && !/\?\s*$/.test(fact.content) && (CHANGE.test(fact.content) || OWNER_NOW.test(fact.content));
 }
 
 /** True for a current fact that holds a decision, plan, commitment or task owner a later change may replace. */
@@ -72,6 +82,32 @@ function holdsDecision(f: Fact): boolean {
   if (!DECISION_KINDS.has(f.kind) || f.validTo !== null || f.planObject?.past === true) return false;
   if (f.slot !== null && !f.slot.startsWith('plan:')) return false;
   return f.kind !== 'statement' || DECIDED_CUE.test(f.content) || Boolean(f.eventTime && f.eventTime.slice(0, 10) >= f.validFrom.slice(0, 10));
+}
+
+/** The cosine another person's fact needs (bge-small scored unrelated plans 0.59–0.85, review12 F1), unless it names the same object. */
+const OTHER_COSINE = 0.75;
+
+type Said = Pick<Fact, 'content' | 'speakerId' | 'addresseeIds'> & { planObject?: Fact['planObject'] | undefined };
+
+/**
+ * A team's fact: a "we" plan ("<X> and the group", "<X> and others", "Ana and Chidi plan…", `planObject.shared`), a task
+ * owner told (`OWNER_NOW`, "take over"), or said to two people or more.
+ */
+function teamFact(f: Said): boolean {
+  return f.planObject?.shared === true || f.addresseeIds.length >= 2 || OWNER_NOW.test(f.content)
+    || /\band (?:the group|others|the team)\b|\b(?:we|let['’]s)\b|^[A-Z][\w'’-]* and [A-Z]|\btak(?:e|es|ing) over\b/.test(f.content);
+}
+
+/**
+ * True when a change told about one person may replace `earlier`, about another: both are team facts (`teamFact`; the
+ * caller gives only facts of sessions sharing two people or more with this one), and the two are close in meaning
+ * (`OTHER_COSINE`) or the earlier names what the change acts on (its object or complement: "move the launch to…").
+ * "Ana will move the couch to the bedroom" never closes "Ben will sell the couch on Saturday", said between two.
+ */
+function othersReplaced(fact: ExtractedFact, earlier: Weighed, people: readonly string[]): boolean {
+  if (!teamFact(fact) || !teamFact(earlier.fact)) return false;
+  const named = topicNouns(earlier.fact.content, people);
+  return earlier.score >= OTHER_COSINE || [...fact.planObject?.objects ?? [], ...fact.planObject?.complements ?? []].some((o) => named.has(stem(o)));
 }
 
 /** What {@link replacedDecision} weighs: a current fact and its cosine similarity to the new one. */
@@ -82,13 +118,15 @@ export interface Weighed {
 
 /**
  * The earlier decision, plan or task a changing statement (`changesDecision`) replaces: the most similar current one
- * (cosine at least `minCosine`) said before it that names a topic noun of it (`topicNouns`), people aside. Undefined when
- * none does: an unrelated plan ("update the onboarding docs") is never closed by a change about the launch.
+ * (cosine at least `minCosine`) said before it that names a topic noun of it (`topicNouns`), people aside; one about
+ * another person only as `othersReplaced` allows. Undefined when none does: an unrelated plan ("update the onboarding
+ * docs") is never closed by a change about the launch.
  */
 export function replacedDecision(fact: ExtractedFact, candidates: readonly Weighed[], people: readonly string[], minCosine: number): Weighed | undefined {
   if (!changesDecision(fact)) return undefined;
   const topic = topicNouns(fact.content, people);
   if (topic.size === 0) return undefined;
   return candidates.find((c) => c.score >= minCosine && holdsDecision(c.fact) && c.fact.content !== fact.content
+    && (c.fact.subjectId === fact.subjectId || othersReplaced(fact, c, people))
     && [...topicNouns(c.fact.content, people)].some((w) => topic.has(w)));
 }

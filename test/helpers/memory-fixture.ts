@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import pino from 'pino';
+import type { KeyedLock } from '../../graph/keyed-lock.js';
 import { openDatabase, type SqliteDatabase } from '../../graph/sqlite/database.js';
 import { SqliteEntityIndex } from '../../graph/sqlite/sqlite-entity-index.js';
 import { SqliteGraphStore } from '../../graph/sqlite/sqlite-graph-store.js';
@@ -28,7 +29,7 @@ export interface EmbeddedMemory {
 }
 
 /** The embedded stores and memory jobs of {@link EmbeddedMemory}, for any number of tenants (benches use one per person). */
-export function embeddedMemory(): EmbeddedMemory {
+export function embeddedMemory(options: { locks?: KeyedLock } = {}): EmbeddedMemory {
   const db = openDatabase(':memory:');
   const graph = new SqliteGraphStore(db);
   const memory = new SqliteMemoryStore(db);
@@ -39,6 +40,7 @@ export function embeddedMemory(): EmbeddedMemory {
   const logger = pino({ level: 'silent' });
   const consolidate = createConsolidationHandler({
     graph, memory, vectors, lexical, embedder, extractor: new EmbeddedExtractor(), onOps: () => {}, logger,
+    ...(options.locks ? { locks: options.locks } : {}),
   });
   const leftBrain = createLeftBrainHandler({ graph, memory, vectors, entities, embedder, logger });
   const signal = new AbortController().signal;

@@ -9,6 +9,8 @@ import type { JobQueue } from '../../../graph/job-queue.js';
 import type { Fact } from '../../../graph/memory-store.js';
 import { InteractionIngest } from '../../../pipelines/interaction/ingest.js';
 import type { ConsolidationJob } from '../../../pipelines/memory/consolidate.js';
+import { MemoryKeyedLock } from '../../../graph/memory-keyed-lock.js';
+import { subjectLockKey } from '../../../pipelines/memory/subject-lock.js';
 import { changesDecision, topicNouns } from '../../../pipelines/memory/team-decisions.js';
 import { factsSaid } from '../../helpers/extract-said.js';
 import { embeddedMemory, type EmbeddedMemory } from '../../helpers/memory-fixture.js';
@@ -34,6 +36,18 @@ describe('a team decision changed', () => {
       'Ben will bring the drill back on Friday', 'Tom likes dairy-free options like almond milk instead']) assert.ok(!changesDecision(fact(t)), t);
     assert.deepEqual([...topicNouns('Dana is handling the vendor contract now', ['Ana'])], ['vendor', 'contract']);
     assert.deepEqual([...topicNouns('Ben and others need to move the launch to Sunday 4 April 2027')], ['launch']);
+  });
+
+  test('a bare "now" is no change, and a word used as a verb keys no topic (review12 F1)', () => {
+    const fact = (content: string) => ({ kind: 'commitment' as const, content, retraction: false });
+    // On main f6fd6f8e: each was a change.
+    for (const t of ["Ana will call the plumber now", 'Ana is now running the marathon', 'Ana will walk the dog now',
+      "Ana is now going to renew Ana's gym contract"]) assert.ok(!changesDecision(fact(t)), t);
+    assert.ok(changesDecision(fact('Dana is doing the vendor contract now')));
+    // On main f6fd6f8e: "book", "call" and "run" were topic nouns.
+    assert.deepEqual([...topicNouns('Ana will book the flights now')], ['flight']);
+    assert.deepEqual([...topicNouns('Ben will call the plumber about the leak tomorrow')], ['plumber', 'leak']);
+    assert.deepEqual([...topicNouns('Tom will run the half marathon in May')], ['marathon']);
   });
 });
 
@@ -112,4 +126,52 @@ describe('team decisions over three weekly meetings', () => {
     assert.deepEqual([...replaced.keys()], []);
   });
 
+  test("another person's plan, said between two, is never closed by a plan of one's own about a thing it names (review12 F1)", async () => {
+    // On main f6fd6f8e each later plan closed the earlier one, another person's.
+    const pairs: Array<[earlier: [string, string], later: [string, string]]> = [
+      [['Dana', "I'll book a table at the restaurant."], ['Ana', "I'll book the flights now."]],
+      [['Ben', "I'll sell the couch on Saturday."], ['Ana', "I'll move the couch to the bedroom."]],
+      [['Dana', "I'll bake the cake for the party."], ['Ana', "I'll bring the cake over to Dana's."]],
+      [['Ben', "I'll call the plumber about the leak tomorrow."], ['Ana', "I'll call the plumber now."]],
+      [['Tom', "I'll run the half marathon in May."], ['Ana', "I'm now running the marathon."]],
+      [['Dana', "I'll take the dog to the vet on Monday."], ['Ana', "I'll walk the dog now."]],
+      [['Ben', "I'll handle the vendor contract."], ['Ana', "I'm now going to renew my gym contract."]],
+    ];
+    for (const [k, [[who, said], [other, later]]] of pairs.entries()) {
+      const { current, replaced } = outcome(await run(`t-meet-others-${k}`, [[[who, said], [other, 'Sounds good.']], [[other, later], [who, 'Okay.']]]));
+      assert.deepEqual([...replaced], [], `${said} / ${later}: ${JSON.stringify(current)}`);
+    }
+  });
+
+  test("a team change closes another person's fact only under that person's subject lock (review12 F2)", async () => {
+    // Each consolidation's lock keys, in order; on main f6fd6f8e Ana's change closed Ben's fact without Ben's lock.
+    const taken: string[][] = [];
+    const inner = new MemoryKeyedLock();
+    const locks = { withLock: <T>(keys: readonly string[], work: (signal: AbortSignal) => Promise<T>) => { taken.push([...keys]); return inner.withLock(keys, work); }, close: () => inner.close() };
+    const own = embeddedMemory({ locks });
+    try {
+      const tenant = 't-team-lock';
+      const queued: ConsolidationJob[] = [];
+      const queue = { enqueue: async (_name: string, data: ConsolidationJob) => { queued.push(data); return `j${queued.length}`; } } as unknown as JobQueue;
+      const ingest = new InteractionIngest({ graph: own.graph, lexical: own.lexical, queue, logger: pino({ level: 'silent' }) });
+      const turns: Array<[string, string, string]> = [['s1', 'Ana', 'Morning everyone.'], ['s1', 'Chidi', 'Morning.'], ['s1', 'Dana', 'Hi all.'],
+        ['s1', 'Ben', "I'll handle the vendor contract."], ['s2', 'Ben', "I'm swamped this week."], ['s2', 'Chidi', 'Understood.'],
+        ['s2', 'Ana', 'Okay, Dana is handling the vendor contract now.']];
+      for (const [k, [session, speaker, text]] of turns.entries()) {
+        await own.graph.openSession(tenant, session, `${DAYS[session === 's1' ? 0 : 1]}T10:00:00.000Z`);
+        await ingest.ingest(tenant, session, [{ speaker, text, time: `${DAYS[session === 's1' ? 0 : 1]}T10:${String(k + 1).padStart(2, '0')}:00.000Z` }]);
+        for (const job of queued.splice(0)) await own.consolidate(tenant, job.sessionId, job.utteranceId);
+      }
+      const facts = await own.memory.listFacts(tenant, { includeHistory: true });
+      const ben = facts.find((f) => /^Ben will handle the vendor contract/.test(f.content));
+      assert.ok(ben && ben.validTo !== null, JSON.stringify(facts.map((f) => f.content)));
+      const dana = facts.find((f) => /^Dana is handling the vendor contract now$/.test(f.content));
+      assert.ok(dana && ben.supersededBy === dana.id, JSON.stringify(facts.map((f) => f.content)));
+      // The consolidation of Ana's turn: the one that took Dana's subject lock, Dana's fact's.
+      const keys = taken.filter((k) => k.includes(subjectLockKey(tenant, dana.subjectId))).at(-1) ?? [];
+      assert.ok(keys.includes(subjectLockKey(tenant, ben.subjectId)), JSON.stringify(keys));
+    } finally {
+      await own.close();
+    }
+  });
 });
