@@ -1,39 +1,87 @@
 /**
- * Whether a sentence gives a secret (a PIN, a password, a passcode, a card's security code): the memory rules keep no
- * fact and no attribute of it (pipelines/memory/spoken-values.ts, rules 55), and the lexical index does not add the
- * digits of a secret said in words to its terms (graph/lexical-terms.ts). Only a value given counts: "my password was
- * changed yesterday", "the wifi password is on the fridge" and "my PIN is locked" give none.
+ * Whether a sentence gives a secret (a PIN, a password, a passcode, a code word, a card's security code), and where its
+ * value lies: the memory rules keep no fact and no attribute of it (pipelines/memory/spoken-values.ts, rules 55), the
+ * stored transcript keeps "[redacted]" in its place (pipelines/memory/secret-values.ts, rules 56), and the lexical
+ * index does not add the digits of a secret said in words to its terms (graph/lexical-terms.ts). Only a value given
+ * counts: "my password was changed yesterday", "the wifi password is on the fridge" and "my PIN is locked" give none.
  */
 import { spokenRuns } from './spoken-digits.js';
 
-/** A password named and given: "my password is…", "the passcode's…", "password:"; the rest is in the capture. */
-const SECRET = /\b(?:password|passcode|pass\s+code|passphrase)\s*(?:is|was|['’]s|:)\s*(.+)$/i;
+/** A password or a code word named and given: "my password is…", "the passcode's…", "code word:"; the rest follows. */
+const SECRET = /\b(?:password|passcode|pass\s+code|passphrase|pass\s+phrase|code\s*word|safe\s*word)\s*(?:(?:is|was)\b|['’]s\b|:)\s*/gi;
 /** A secret number named and given: "my PIN is double seven…", "security code: 447" (not "the pin was bent"). */
-const SECRET_NUMBER = /\b(?:pin|pin\s+(?:number|code)|security\s+(?:code|number)|cvv|cvc|card\s+verification\s+(?:code|value))\s*(?:is|was|['’]s|:)\s*(.+)$/i;
+const SECRET_NUMBER = /\b(?:pin|pin\s+(?:number|code)|security\s+(?:code|number)|cvv|cvc|card\s+verification\s+(?:code|value))\s*(?:(?:is|was)\b|['’]s\b|:)\s*/gi;
 
-/** Whether `rest` opens with a number said in words of three digits or more ("seven seven three one", "double oh seven"). */
-function opensWithSpokenDigits(rest: string): boolean {
+/**
+ * Where a secret's value lies in a text (`start`, `end`: offsets of the text searched). `plain`: a word with no digit,
+ * capital or symbol inside ("sunshine"), a value only where it is a noun, not "wrong" or "expired" (the POS check is the
+ * caller's: `secretValues`, pipelines/memory/secret-values.ts).
+ */
+export interface SecretSpan {
+  start: number;
+  end: number;
+  plain: boolean;
+}
+
+/** Where a number said in words of three digits or more opens `rest` ("seven seven three one", "double oh seven"). */
+function spokenDigitsEnd(rest: string): number | null {
   const run = spokenRuns(rest, 3)[0];
-  return run !== undefined && run.start === 0;
+  return run !== undefined && run.start === 0 ? run.end : null;
+}
+
+/** The first word of `rest`, its trailing punctuation left out. */
+function firstWord(rest: string): string {
+  return /^\S+/.exec(rest)?.[0].replace(/[.,;:!?"'’)]+$/, '') ?? '';
+}
+
+/** Whether what follows a value ends its clause: punctuation, the end, or "and / but / so…" after a pause. */
+function endsClause(after: string): boolean {
+  return /^\s*(?:[,.;!?]|$)/.test(after);
 }
 
 /**
- * Whether `rest` opens with a value a password is: one word with a digit ("hunter2"), capitals after its first letter
- * or a symbol inside ("TrOub4dor", "p@ss"), a word and a number said after it that ends the clause ("hunter two"), or
- * a number said in words (three digits or more). Not a word ("wrong", "on the fridge", "the same as last time").
+ * Where the password `rest` opens with ends: one word with a digit ("hunter2"), capitals after its first letter or a
+ * symbol inside ("TrOub4dor", "p@ss"), a word and a number said after it that ends the clause ("hunter two"), a number
+ * said in words (three digits or more), or one plain word that ends the clause ("sunshine": `plain`). Not "on the
+ * fridge", "case sensitive" or "the same as last time".
  */
-function opensWithPassword(rest: string): boolean {
-  const word = /^\S+/.exec(rest)?.[0].replace(/[.,;:!?"'’)]+$/, '') ?? '';
-  if (/\d/.test(word) || /^.+\p{Lu}/u.test(word) || /^[^\s]*\p{L}[^\p{L}\p{N}\s'’-][^\s]*\p{L}/u.test(word)) return true;
-  if (opensWithSpokenDigits(rest)) return true;
+function passwordEnd(rest: string): { end: number; plain: boolean } | null {
+  const word = firstWord(rest);
+  if (/\d/.test(word) || /^.+\p{Lu}/u.test(word) || /^[^\s]*\p{L}[^\p{L}\p{N}\s'’-][^\s]*\p{L}/u.test(word)) return { end: word.length, plain: false };
+  const spoken = spokenDigitsEnd(rest);
+  if (spoken !== null) return { end: spoken, plain: false };
   const run = spokenRuns(rest, 1)[0];
-  return run !== undefined && /^\S+\s+$/.test(rest.slice(0, run.start)) && /^\s*(?:[,.;!?]|$)/.test(rest.slice(run.end));
+  if (run !== undefined && /^\S+\s+$/.test(rest.slice(0, run.start)) && endsClause(rest.slice(run.end))) return { end: run.end, plain: false };
+  return /^\p{L}[\p{L}'’-]*$/u.test(word) && endsClause(rest.slice(word.length)) ? { end: word.length, plain: true } : null;
 }
 
-/** Whether `sentence` gives a secret: no memory keeps it, in a fact's words or a profile value. */
+/** Where the secret number `rest` opens with ends: digits written ("7731", "77 31") or said (three or more). */
+function secretNumberEnd(rest: string): number | null {
+  const written = /^\S*\d(?:[\s-]*\d)*/.exec(rest);
+  return written ? written[0].length : spokenDigitsEnd(rest);
+}
+
+/** Every secret's value `text` gives, in order (`SecretSpan`), plain words included. */
+export function secretSpans(text: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  for (const m of text.matchAll(SECRET)) {
+    const start = m.index + m[0].length;
+    const found = passwordEnd(text.slice(start));
+    if (found) spans.push({ start, end: start + found.end, plain: found.plain });
+  }
+  for (const m of text.matchAll(SECRET_NUMBER)) {
+    const start = m.index + m[0].length;
+    const end = secretNumberEnd(text.slice(start));
+    if (end !== null) spans.push({ start, end: start + end, plain: false });
+  }
+  return spans.sort((a, b) => a.start - b.start).filter((s, i, all) => i === 0 || s.start >= all[i - 1]!.end);
+}
+
+/**
+ * Whether `sentence` gives a secret shaped as one (digits, a symbol, capitals inside, a number said): no memory keeps
+ * it, in a fact's words or a profile value. A plain word ("my password is sunshine") needs its part of speech read:
+ * `givesSecret` (pipelines/memory/secret-values.ts).
+ */
 export function statesSecret(sentence: string): boolean {
-  const password = SECRET.exec(sentence)?.[1];
-  if (password !== undefined && opensWithPassword(password)) return true;
-  const number = SECRET_NUMBER.exec(sentence)?.[1];
-  return number !== undefined && (/^\S*\d/.test(number) || opensWithSpokenDigits(number));
+  return secretSpans(sentence).some((s) => !s.plain);
 }

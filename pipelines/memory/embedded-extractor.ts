@@ -41,7 +41,7 @@ import { withoutApology, withoutPhatic } from './call-phrases.js';
 import { withApologyCall } from './apology-call.js';
 import { withHeardPlaces } from './heard-places.js';
 import { statedIdentifier } from './identifiers.js';
-import { statesSecret } from '../../graph/spoken-secrets.js';
+import { givesSecret } from './secret-values.js';
 import { withSpokenValues } from './spoken-values.js';
 import { statedAddress } from './delivery-address.js';
 import { declinedOffer, offerFact } from './offers.js';
@@ -193,8 +193,8 @@ export class EmbeddedExtractor implements Extractor {
     const sentences = clean(declined ? declined.rest : u.text).flatMap(retractionAndClause)
       .map((s) => (isWithdrawal(s, called) ? 'Cancel that.' : withoutApology(withoutPhatic(s), listeners))).filter((s) => s.length > 0)
       .map((s) => { const said = withTopicLast(withoutCorrectingNo(withoutVocative(s, listeners))); const told = withAllergyCorrected(rememberedStatement(said, called) ?? said); return refusal(told) ?? chosenFirst(told); })
-      // "my PIN is double seven three one": a secret is no memory (rules 55).
-      .filter((s) => !pleasantry(this.#nlp, s, listeners) && !meetingFormula(s, afterQuestion) && !statesSecret(s))
+      // "my PIN is double seven three one", "my password is sunshine": a secret is no memory (rules 55, 56).
+      .filter((s) => !pleasantry(this.#nlp, s, listeners) && !meetingFormula(s, afterQuestion) && !givesSecret(this.#nlp, s))
       .map((s) => withElidedI(this.#nlp, s, listeners)).flatMap((s) => splitPlanClauses(this.#nlp, s))
       // "I love jazz, but for now I'm into techno": the liking held for now is its own clause's (rules 38).
       .flatMap(forNowClauses);

@@ -64,13 +64,16 @@ describe('rules 55: values said in words', () => {
   });
 
   test('a secret given is no memory: no fact, no profile value', async () => {
-    for (const text of ['my PIN is double seven three one', 'my pin number is seven seven three one', 'my password is hunter two', 'the security code is four four seven']) {
+    for (const text of ['my PIN is double seven three one', 'my pin number is seven seven three one', 'my password is hunter two', 'the security code is four four seven',
+      // rules 56: a plain word given.
+      'my password is sunshine', 'the wifi password is bluefish42', 'the code word is pineapple']) {
       assert.deepEqual(await read(text), { facts: [], profile: [] }, text);
     }
   });
 
   test('a secret only named is an ordinary sentence (review12)', async () => {
-    for (const text of ['My password was changed yesterday', 'The wifi password is on the fridge', 'My PIN is locked after one more try']) {
+    for (const text of ['My password was changed yesterday', 'The wifi password is on the fridge', 'My PIN is locked after one more try',
+      'my password is expired', 'the password is case sensitive', 'the password is in the email']) {
       assert.ok((await read(text)).facts.length > 0, text);
     }
   });
