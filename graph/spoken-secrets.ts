@@ -7,6 +7,12 @@
  */
 import { spokenRuns } from './spoken-digits.js';
 
+/**
+ * What a stored utterance keeps in place of a secret's value ("my PIN is [redacted]"; pipelines/memory/secret-values.ts):
+ * itself a secret's value, so a transcript read again gives no fact of it.
+ */
+export const REDACTED_MARK = '[redacted]';
+
 /** A password or a code word named and given: "my password is…", "the passcode's…", "code word:"; the rest follows. */
 const SECRET = /\b(?:password|passcode|pass\s+code|passphrase|pass\s+phrase|code\s*word|safe\s*word)\s*(?:(?:is|was)\b|['’]s\b|:)\s*/gi;
 /** A secret number named and given: "my PIN is double seven…", "security code: 447" (not "the pin was bent"). */
@@ -42,10 +48,12 @@ function endsClause(after: string): boolean {
 /**
  * Where the password `rest` opens with ends: one word with a digit ("hunter2"), capitals after its first letter or a
  * symbol inside ("TrOub4dor", "p@ss"), a word and a number said after it that ends the clause ("hunter two"), a number
- * said in words (three digits or more), or one plain word that ends the clause ("sunshine": `plain`). Not "on the
+ * said in words (three digits or more), a value redacted (`REDACTED_MARK`), or one plain word that ends the clause
+ * ("sunshine": `plain`). Not "on the
  * fridge", "case sensitive" or "the same as last time".
  */
 function passwordEnd(rest: string): { end: number; plain: boolean } | null {
+  if (rest.startsWith(REDACTED_MARK)) return { end: REDACTED_MARK.length, plain: false };
   const word = firstWord(rest);
   if (/\d/.test(word) || /^.+\p{Lu}/u.test(word) || /^[^\s]*\p{L}[^\p{L}\p{N}\s'’-][^\s]*\p{L}/u.test(word)) return { end: word.length, plain: false };
   const spoken = spokenDigitsEnd(rest);
@@ -57,6 +65,7 @@ function passwordEnd(rest: string): { end: number; plain: boolean } | null {
 
 /** Where the secret number `rest` opens with ends: digits written ("7731", "77 31") or said (three or more). */
 function secretNumberEnd(rest: string): number | null {
+  if (rest.startsWith(REDACTED_MARK)) return REDACTED_MARK.length;
   const written = /^\S*\d(?:[\s-]*\d)*/.exec(rest);
   return written ? written[0].length : spokenDigitsEnd(rest);
 }

@@ -10,6 +10,8 @@ import { inferAddressees as inferSpeakerAddressees } from '../speaker/addressee-
 import { ParticipantResolver } from './participant-resolver.js';
 import { SessionNaming, unknownVocatives } from './session-naming.js';
 import { isResendOf, resendConflict } from './resend-check.js';
+import { withSecretsRedacted } from '../memory/secret-values.js';
+import { wink } from '../wink.js';
 
 /** An utterance as a client or the audio pipeline hands it in. */
 export interface UtteranceInput {
@@ -200,7 +202,8 @@ export class InteractionIngest {
           sessionId,
           speakerId: speaker.id,
           addresseeIds: addressees.map((a) => a.id),
-          text: input.text,
+          // "my PIN is double seven three one": the transcript keeps "my PIN is [redacted]" (rules 56; README, privacy).
+          text: withSecretsRedacted(wink(), input.text),
           startMs: input.startMs ?? null,
           endMs: input.endMs ?? null,
           time: input.time ?? now,

@@ -1,6 +1,8 @@
 import { ParleyError } from '../../graph/core/errors.js';
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
+import { withSecretsRedacted } from '../memory/secret-values.js';
+import { wink } from '../wink.js';
 
 /** What of an utterance a resend must repeat: the session, the speaker reference and the text. */
 export interface ResendCandidate {
@@ -12,14 +14,14 @@ export interface ResendCandidate {
 
 /**
  * Whether `input`, sent to `sessionId` with the id of `stored`, is a resend of it: the same session,
- * the same text, and a speaker reference that names the stored speaker (its id, its external id, or
+ * the same text (as stored: a secret's value redacted, `withSecretsRedacted`), and a speaker reference that names the stored speaker (its id, its external id, or
  * its name or an alias, case-insensitive, so a resend that names the speaker as the first try did
  * still matches after the speaker was given a name).
  */
 export async function isResendOf(
   graph: GraphStore, tenant: TenantId, sessionId: string, input: ResendCandidate, stored: Utterance,
 ): Promise<boolean> {
-  if (stored.sessionId !== sessionId || stored.text !== input.text) return false;
+  if (stored.sessionId !== sessionId || (stored.text !== input.text && stored.text !== withSecretsRedacted(wink(), input.text))) return false;
   if (input.speaker === stored.speakerId) return true;
   const [speaker] = await graph.getParticipants(tenant, [stored.speakerId]);
   if (!speaker) return false;

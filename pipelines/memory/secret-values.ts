@@ -5,10 +5,9 @@
  * (`withSecretsRedacted`). Secrets shaped as one (digits, symbols, a number said) are found by graph/spoken-secrets.ts.
  */
 import type { WinkMethods } from 'wink-nlp';
-import { secretSpans, type SecretSpan } from '../../graph/spoken-secrets.js';
+import { REDACTED_MARK, secretSpans, type SecretSpan } from '../../graph/spoken-secrets.js';
 
-/** What a secret's value is replaced with in a stored utterance. */
-export const REDACTED_MARK = '[redacted]';
+export { REDACTED_MARK };
 
 /** Tags of a word that names a value: a noun, a name, a word the tagger does not know. */
 const VALUE_TAGS = new Set(['NOUN', 'PROPN', 'X']);

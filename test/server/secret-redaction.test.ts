@@ -1,0 +1,49 @@
+/**
+ * Rules 56: a secret's value given (a PIN, a password, a code word) is stored as "[redacted]": the transcript, the
+ * keyword index, the `transcript.final` a live client gets and the memories keep none of it; a resend of the same
+ * words is still a resend.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
+import { ParleyClient } from '../../clients/typescript/src/index.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { TestWsClient } from '../helpers/ws-client.js';
+
+describe('a secret given is redacted at ingest', () => {
+  let t: TestApp;
+  let api: ParleyClient;
+  before(async () => {
+    t = await startTestApp({ PARLEY_ASR: 'none' });
+    api = new ParleyClient({ baseUrl: t.httpUrl });
+  });
+  after(async () => { await t.close(); });
+
+  test('over HTTP: the transcript and the keyword index keep "[redacted]", a resend is one', async () => {
+    const turns = [
+      { utterance_id: 'sec-1', speaker: 'Ana', text: 'My PIN is double seven three one.' },
+      { utterance_id: 'sec-2', speaker: 'Ana', text: 'And the wifi password is bluefish42, the code word is pineapple.' },
+      { utterance_id: 'sec-3', speaker: 'Ana', text: 'The password is wrong again.' },
+    ];
+    await api.postUtterances('secrets', turns);
+    assert.deepEqual(await api.postUtterances('secrets', turns.slice(0, 1)).then((r) => r.utterance_ids), ['sec-1'], 'a resend of the same words');
+    assert.deepEqual((await api.transcript('secrets')).utterances.map((u) => u.text), [
+      'My PIN is [redacted].', 'And the wifi password is [redacted], the code word is [redacted].', 'The password is wrong again.']);
+    for (const word of ['bluefish42', 'pineapple', '7731', 'seven']) {
+      assert.deepEqual(await t.app.stores.lexical.search('default', word, 5), [], word);
+    }
+    assert.equal((await t.app.stores.lexical.search('default', 'wifi password', 5)).length > 0, true, 'the rest of the turn is indexed');
+    await drainConsolidation(t.app.stores.queue, 120_000);
+    const memories = JSON.stringify(await api.memories({}));
+    assert.ok(!/bluefish|pineapple|7731|redacted/i.test(memories), memories);
+  });
+
+  test('over WebSocket: transcript.final carries the stored text', async () => {
+    const ws = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=secrets-ws`);
+    await ws.next('session.started');
+    ws.sendJson({ type: 'utterance', speaker: 'Ben', text: 'my password is sunshine' });
+    const final = await ws.nextNew('transcript.final');
+    assert.equal(final.text, 'my password is [redacted]');
+    ws.close();
+  });
+});
