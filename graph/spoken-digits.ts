@@ -8,11 +8,24 @@
  * reads neither "oh" as zero nor "double seven"; nothing here needs more than the small table below.
  */
 
-const DIGIT: Record<string, string> = { zero: '0', nought: '0', oh: '0', o: '0', one: '1', two: '2', three: '3', four: '4', five: '5',
-  six: '6', seven: '7', eight: '8', nine: '9' };
-const TEEN: Record<string, string> = { ten: '10', eleven: '11', twelve: '12', thirteen: '13', fourteen: '14', fifteen: '15',
-  sixteen: '16', seventeen: '17', eighteen: '18', nineteen: '19' };
-const TENS: Record<string, string> = { twenty: '2', thirty: '3', forty: '4', fifty: '5', sixty: '6', seventy: '7', eighty: '8', ninety: '9' };
+/**
+ * The number words, one table: read as digits here ("forty five" → "45") and as counts of a span by
+ * pipelines/memory/spans.ts ("for two weeks").
+ */
+export const NUMBER_WORDS: Readonly<Record<string, number>> = {
+  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
+  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
+};
+/** The words of `NUMBER_WORDS` whose number `keep` takes, each with `as` of it. */
+function numberWords(keep: (n: number) => boolean, as: (n: number) => string): Record<string, string> {
+  return Object.fromEntries(Object.entries(NUMBER_WORDS).filter(([, n]) => keep(n)).map(([w, n]) => [w, as(n)]));
+}
+/** A digit said: "zero" … "nine", and "nought", "oh", "o" for zero. */
+const DIGIT: Record<string, string> = { ...numberWords((n) => n < 10, String), nought: '0', oh: '0', o: '0' };
+const TEEN: Record<string, string> = numberWords((n) => n >= 10 && n < 20, String);
+/** "twenty" … "ninety" as their tens digit. */
+const TENS: Record<string, string> = numberWords((n) => n >= 20, (n) => String(n / 10));
 const REPEAT: Record<string, number> = { double: 2, triple: 3 };
 
 /** A word of `text` and where it lies. */

@@ -6,15 +6,18 @@
 import * as chrono from 'chrono-node';
 import { DAY_MS } from '../../graph/core/time.js';
 import { monthAheadYear } from './month-ahead.js';
+import { NUMBER_WORDS } from '../../graph/spoken-digits.js';
+
+/** The number words a span is counted by, "one" to "twelve" (their numbers: the one table, `NUMBER_WORDS`). */
+const COUNT_WORDS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'] as const;
 
 /** Words that count a span ("two", "a few", "10"): `countOf` reads them as a number. */
-export const COUNT = String.raw`(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|a\s+couple\s+of|several|\d+)`;
+export const COUNT = String.raw`(?:a|an|${COUNT_WORDS.join('|')}|a\s+few|a\s+couple\s+of|several|\d+)`;
 /** A counted span as chrono reads it ("two weeks", "a month", "10 days"), not a day it names ("the weekend"). */
 export const COUNTED = new RegExp(String.raw`^${COUNT}\s+(?:days?|nights?|weeks?|fortnights?|months?|years?)$`, 'i');
-/** The one count table: "a few" is 3 as chrono reads "a few days", "a couple of" 2, "several" 3. */
+/** The one count table: the number words (`NUMBER_WORDS`), "a few" 3 as chrono reads "a few days", "a couple of" 2, "several" 3. */
 const COUNTS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-  'a few': 3, 'a couple of': 2, several: 3,
+  a: 1, an: 1, ...Object.fromEntries(COUNT_WORDS.map((w) => [w, NUMBER_WORDS[w]!])), 'a few': 3, 'a couple of': 2, several: 3,
 };
 
 /** The largest count read (about ten years of days): "for 100000 days" is said in jest, no span to store (rules 35). */
