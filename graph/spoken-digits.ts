@@ -75,6 +75,27 @@ function underHundred(words: readonly Word[], i: number, text: string): { value:
   return unit && unit !== '0' ? { value: Number(unit), next: i + 1 } : null;
 }
 
+/** "five hundred", "one hundred and five", "nine hundred thirty" from word `i` on; null when no "hundred" follows a digit. */
+function hundreds(words: readonly Word[], i: number, text: string): { value: number; next: number } | null {
+  const d = DIGIT[words[i]?.word ?? ''];
+  if (d === undefined || words[i + 1]?.word !== 'hundred' || !joined(words, i + 1, text)) return null;
+  const tail = words[i + 2]?.word === 'and' && joined(words, i + 3, text) ? underHundred(words, i + 3, text) : joined(words, i + 2, text) ? underHundred(words, i + 2, text) : null;
+  return { value: Number(d) * 100 + (tail?.value ?? 0), next: tail?.next ?? i + 2 };
+}
+
+/**
+ * A number of thousands from word `i` on: "two thousand and five" (2005), "twenty five thousand" (25000), "one hundred
+ * thousand" (100000), "two thousand five hundred" (2500); null when no "thousand" follows a number under a thousand.
+ */
+function thousands(words: readonly Word[], i: number, text: string): { value: number; next: number } | null {
+  const head = hundreds(words, i, text) ?? underHundred(words, i, text);
+  if (!head || words[head.next]?.word !== 'thousand' || !joined(words, head.next, text)) return null;
+  const after = head.next + 1;
+  const at = words[after]?.word === 'and' && joined(words, after, text) ? after + 1 : after;
+  const tail = joined(words, at, text) ? hundreds(words, at, text) ?? underHundred(words, at, text) : null;
+  return { value: head.value * 1000 + (tail?.value ?? 0), next: tail?.next ?? after };
+}
+
 /** Whether word `i` follows the one before it as part of one number: only spaces, commas or dashes between. */
 function joined(words: readonly Word[], i: number, text: string): boolean {
   const before = words[i - 1];
@@ -86,7 +107,7 @@ function joined(words: readonly Word[], i: number, text: string): boolean {
 /**
  * The number said from word `i` on, as digits: digits one by one ("five five two zero"), "oh" for zero beside another
  * digit, "double / triple X", teens and tens ("forty five" → "45", "forty" → "40"), hundreds ("one hundred and five" →
- * "105"), digits written as such and a code word of a letter and digits ("A12"), the parts joined in order ("forty five
+ * "105"), thousands ("two thousand and five" → "2005", "one hundred thousand" → "100000"), digits written as such and a code word of a letter and digits ("A12"), the parts joined in order ("forty five
  * seven" → "457"). `next` is the word after it; empty digits when word `i` starts no number.
  */
 function readRun(words: readonly Word[], i: number, text: string): { digits: string; next: number } {
@@ -96,16 +117,20 @@ function readRun(words: readonly Word[], i: number, text: string): { digits: str
     const w = words[j]!.word;
     const after = joined(words, j + 1, text) ? words[j + 1]?.word : undefined;
     const times = REPEAT[w];
-    if (times && digit(after) !== undefined) {
+    const big = thousands(words, j, text);
+    if (big) {
+      out += String(big.value);
+      j = big.next;
+    } else if (times && digit(after) !== undefined) {
       out += digit(after)!.repeat(times);
       j += 2;
     } else if (/^\d+$/.test(w)) {
       out += w;
       j++;
     } else if (DIGIT[w] && after === 'hundred') {
-      const tail = words[j + 2]?.word === 'and' && joined(words, j + 3, text) ? underHundred(words, j + 3, text) : joined(words, j + 2, text) ? underHundred(words, j + 2, text) : null;
-      out += String(Number(DIGIT[w]) * 100 + (tail?.value ?? 0));
-      j = tail?.next ?? j + 2;
+      const said = hundreds(words, j, text)!;
+      out += String(said.value);
+      j = said.next;
     } else if ((w === 'oh' || w === 'o') && out === '' && !leadingZero(words, j, text)) {
       break;
     } else if (DIGIT[w] !== undefined || TEEN[w] || TENS[w]) {

@@ -25,6 +25,16 @@ describe('spokenNumber: the number said at the start', () => {
     for (const [said, digits] of cases) assert.equal(spokenNumber(said), digits, said);
   });
 
+  test('thousands (values #3): "two thousand and five", "one hundred thousand"', () => {
+    const cases: Array<[string, string]> = [
+      ['two thousand and five', '2005'], ['two thousand', '2000'], ['twenty five thousand', '25000'], ['one hundred thousand', '100000'],
+      ['two thousand five hundred and twelve', '2512'], ['three hundred and fifty thousand', '350000'], ['two thousand and twenty four', '2024'],
+      ['five five five two thousand', '5552000'], ['two thousand and then', '2000'],
+    ];
+    for (const [said, digits] of cases) assert.equal(spokenNumber(said), digits, said);
+    assert.equal(spokenNumber('thousand'), null);
+  });
+
   test('no number: words, a single digit, "oh" alone, "o\'clock", a number after other words', () => {
     for (const said of ['late', 'one', 'oh', 'oh well five', "five o'clock", 'one of my friends', 'the order is five five two', 'double trouble', '']) {
       assert.equal(spokenNumber(said), null, said);

@@ -95,6 +95,10 @@ describe('withSpokenValues: where a number in words is a value', () => {
       ["Ben's case one two three four is open", "Ben's case 1234 is open"],
       ['I live at nine hundred and thirty Park Lane', 'I live at 930 Park Lane'],
       ['we moved to two Hyde Park Road, Leeds', 'we moved to 2 Hyde Park Road, Leeds'],
+      // values #3: thousands where a value is said.
+      ['my order number is two thousand and five', 'my order number is 2005'],
+      ['the reference is one hundred thousand', 'the reference is 100000'],
+      ['call me on five five five two thousand', 'call me on 5552000'],
     ];
     for (const [said, read] of cases) assert.equal(withSpokenValues(said), read, said);
   });
@@ -104,7 +108,9 @@ describe('withSpokenValues: where a number in words is a value', () => {
       'I have two kids', 'the number of guests is two', 'see you at five', 'I want to order two hundred cups', "we'll order three hundred and five", 'I live at 12 Elm Street',
       // review12: a time before a street, "let's order", "in case", a place named with "Park".
       'The meeting is at nine thirty Park Lane', "Let's order two hundred cups", 'In case two hundred people show up',
-      "I'll meet you at two Hyde Park Corner", "let's book two hundred seats"]) {
+      "I'll meet you at two Hyde Park Corner", "let's book two hundred seats",
+      // values #3: thousands elsewhere stay words.
+      'we had two thousand people', 'I was born in two thousand and five', "let's order two thousand cups"]) {
       assert.equal(withSpokenValues(said), said, said);
     }
   });
