@@ -11,6 +11,7 @@ import { withoutAssistant } from './assistant-names.js';
 import { finishedExtraction } from './finished-facts.js';
 import { DAY_MS } from '../../graph/core/time.js';
 import { calendarDayStart } from './calendar-day.js';
+import { spokenValue, withSpokenValues } from './spoken-values.js';
 
 interface PlanObjectReply {
   verb?: unknown; objects?: unknown; complements?: unknown; people?: unknown; reported_by?: unknown; which?: unknown; past?: unknown;
@@ -126,7 +127,10 @@ export class LlmExtractor implements Extractor {
     ].join('\n');
     const reply = await this.llm.complete<FactsReply>('memory_facts', FACTS_SYSTEM_PROMPT, user, FACTS_SCHEMA);
     const known = new Set([u.speakerId, ...u.addresseeIds, ...input.previous.map((p) => p.speakerId)]);
-    const facts: ExtractedFact[] = (reply.facts ?? []).filter((f) => f.content && KINDS.has(f.kind)).map((f) => {
+    // "Ben's phone number is five five five oh one four two": a value said in words kept in digits, as the rules keep it (rules 55).
+    const facts: ExtractedFact[] = (reply.facts ?? []).filter((f) => f.content && KINDS.has(f.kind)).map((f) => ({
+      ...f, content: withSpokenValues(f.content), value: typeof f.value === 'string' ? spokenValue(f.value) : f.value,
+    })).map((f) => {
       const settles = settlesOf(f.settles);
       const validUntil = parseValidUntil(f.valid_until, u.time);
       // A stay said ahead holds from its start: the reply's, else read from the turn as the rules read it (rules 31).
@@ -150,7 +154,7 @@ export class LlmExtractor implements Extractor {
     const ahead = new Set(facts.filter((f) => f.validFrom !== undefined && f.slot !== null).map((f) => `${f.subjectId}\u0000${f.slot}`));
     const profileUpdates: ProfileUpdate[] = (reply.profile_updates ?? [])
       .filter((p) => known.has(p.participant) && p.attribute && p.value && !ahead.has(`${p.participant}\u0000${p.attribute}`))
-      .map((p) => ({ participantId: p.participant, attribute: p.attribute, value: p.value, referIds: [u.id], confidence: 0.8 }));
+      .map((p) => ({ participantId: p.participant, attribute: p.attribute, value: typeof p.value === 'string' ? spokenValue(p.value) : p.value, referIds: [u.id], confidence: 0.8 }));
     return { facts, profileUpdates };
   }
 }

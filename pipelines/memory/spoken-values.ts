@@ -77,3 +77,16 @@ export function withSpokenValues(sentence: string): string {
   }
   return out;
 }
+
+/**
+ * A value given alone (an LLM extractor's slot or attribute value) with a number said in words as digits: all of it a
+ * number of two digits or more ("five five five oh one four two" → "5550142", "two thousand and five" → "2005"), or a
+ * house number before its street ("twelve elm street" → "12 elm street"). Else as it is ("two", "twenty kids").
+ */
+export function spokenValue(value: string): string {
+  if (!saysNumberInWords(value)) return value;
+  const whole = spokenRuns(value, 2)[0];
+  if (whole !== undefined && whole.start === 0 && /^\s*[.,]?\s*$/.test(value.slice(whole.end))) return whole.digits;
+  const house = withSpokenValues(`at ${value}`);
+  return house === `at ${value}` ? value : house.slice(3);
+}
