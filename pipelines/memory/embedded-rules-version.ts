@@ -305,5 +305,12 @@
  * nine thirty Park Lane", "at two Hyde Park Corner", "let's order / in case two hundred…"). A secret given ("my PIN is
  * double seven three one", "the password is hunter2": a value right after "is"; graph/spoken-secrets.ts) gives no fact,
  * no value, and no lexical term of its spoken digits; "the wifi password is on the fridge" is an ordinary sentence.
+ * 56 (values; rules 55 follow-ups): a password, passcode or code word given as one plain word that ends its clause and
+ * is tagged a noun or a name ("my password is sunshine", "the code word is pineapple") is a secret given, no fact and no
+ * value; an adjective, a participle, an adverb, a preposition or a determiner after "is" is no value ("my password is
+ * expired", "the password is wrong again / in the email / case sensitive"; pipelines/memory/secret-values.ts); a stored
+ * utterance keeps "[redacted]" in place of a secret's value, itself a secret given when read again. Numbers said with
+ * "thousand" are read where a value is said ("order number two thousand and five": 2005; "one hundred thousand":
+ * 100000; graph/spoken-digits.ts), elsewhere they stay words ("we had two thousand people").
  */
-export const EMBEDDED_RULES_VERSION = 55;
+export const EMBEDDED_RULES_VERSION = 56;
