@@ -40,9 +40,9 @@ function firstWord(rest: string): string {
   return /^\S+/.exec(rest)?.[0].replace(/[.,;:!?"'’)]+$/, '') ?? '';
 }
 
-/** Whether what follows a value ends its clause: punctuation, the end, or "and / but / so…" after a pause. */
+/** Whether what follows a value ends its clause: punctuation, the end of the text, or "and / but / so / because". */
 function endsClause(after: string): boolean {
-  return /^\s*(?:[,.;!?]|$)/.test(after);
+  return /^\s*(?:[,.;!?]|$|(?:and|but|so|because)\b)/i.test(after);
 }
 
 /**

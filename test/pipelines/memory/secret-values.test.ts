@@ -6,13 +6,18 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { wink } from '../../../pipelines/wink.js';
 import { givesSecret, withSecretsRedacted } from '../../../pipelines/memory/secret-values.js';
+import { EMBEDDED_RULES_VERSION } from '../../../pipelines/memory/embedded-rules-version.js';
 
 const nlp = wink();
 
 describe('givesSecret: a password given as a plain word', () => {
+  test('the rules that read it are version 56 or later', () => {
+    assert.ok(EMBEDDED_RULES_VERSION >= 56);
+  });
+
   test('a noun or a name after "password / passcode / code word is" is a secret', () => {
     for (const said of ['my password is sunshine', 'the wifi password is bluefish42', 'the code word is pineapple', 'my passcode is monkey, ok',
-      'My password is Sunshine.', 'the codeword is banana', 'my PIN is 7731', 'my pin is double seven three one']) {
+      'My password is Sunshine.', 'the codeword is banana', 'my password is sunshine and I always forget it', 'my PIN is 7731', 'my pin is double seven three one']) {
       assert.ok(givesSecret(nlp, said), said);
     }
   });
@@ -21,7 +26,7 @@ describe('givesSecret: a password given as a plain word', () => {
     for (const said of ['The password is wrong again', 'The wifi password is on the fridge', 'My PIN is locked after one more try',
       'my password is expired', 'the password is case sensitive', 'the password is in the email', 'the password is fine',
       'the password is mine', 'the password is here', 'the password is set', 'the password is gone', 'the pin is bent',
-      'the password is the same as last time', 'there is a password issue']) {
+      'the password is the same as last time', 'there is a password issue', "the password is wrong and I can't log in"]) {
       assert.equal(givesSecret(nlp, said), false, said);
     }
   });
