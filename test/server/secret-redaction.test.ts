@@ -4,22 +4,16 @@
  * words is still a resend.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
-import { ParleyClient } from '../../clients/typescript/src/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { appWithClientForSuite, startTestApp } from '../helpers/app.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 
 describe('a secret given is redacted at ingest', () => {
-  let t: TestApp;
-  let api: ParleyClient;
-  before(async () => {
-    t = await startTestApp({ PARLEY_ASR: 'none' });
-    api = new ParleyClient({ baseUrl: t.httpUrl });
-  });
-  after(async () => { await t.close(); });
+  const suite = appWithClientForSuite(() => startTestApp({ PARLEY_ASR: 'none' }));
 
   test('over HTTP: the transcript and the keyword index keep "[redacted]", a resend is one', async () => {
+    const { t, api } = suite;
     const turns = [
       { utterance_id: 'sec-1', speaker: 'Ana', text: 'My PIN is double seven three one.' },
       { utterance_id: 'sec-2', speaker: 'Ana', text: 'And the wifi password is bluefish42, the code word is pineapple.' },
@@ -39,6 +33,7 @@ describe('a secret given is redacted at ingest', () => {
   });
 
   test('over WebSocket: transcript.final carries the stored text', async () => {
+    const { t } = suite;
     const ws = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=secrets-ws`);
     await ws.next('session.started');
     ws.sendJson({ type: 'utterance', speaker: 'Ben', text: 'my password is sunshine' });
