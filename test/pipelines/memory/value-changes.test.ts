@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import type { Fact } from '../../../graph/memory-store.js';
 import { changedValue, retoldValue } from '../../../pipelines/memory/value-change.js';
+import { consolidationLockKeys } from '../../../pipelines/memory/consolidate.js';
+import { subjectLockKey } from '../../../pipelines/memory/subject-lock.js';
 import { eventDate, findDates } from '../../../pipelines/memory/relative-date.js';
 import { memoryFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
@@ -109,6 +111,14 @@ describe('trial11 F2: a booking moved, then cancelled', () => {
 });
 
 describe('value changes read', () => {
+  test("a change told to someone takes the addressee's lock, since it may replace their fact", () => {
+    const fact = (content: string) => ({ content, kind: 'statement' as const, subjectId: 'p_maria', speakerId: 'p_maria', addresseeIds: ['p_sam'],
+      slot: null, value: null, retraction: false, confidence: 0.9, referIds: ['u1'] });
+    const keys = (content: string): string[] => consolidationLockKeys('t', 's', { facts: [fact(content)], profileUpdates: [] } as never);
+    assert.ok(keys("Maria's road bike order is now size 56, not 54").includes(subjectLockKey('t', 'p_sam')));
+    assert.ok(!keys('Maria would like to order a road bike in size 54').includes(subjectLockKey('t', 'p_sam')));
+  });
+
   test('"change X to B instead of A", "X is now B, not A", "move X from A to B", and the agent\'s "changed your X to B"', () => {
     assert.deepEqual(changedValue('Maria asked Sam to change their road bike order to size 56 instead of 54'),
       { thing: 'road bike order', from: '54', to: 'size 56', move: false });
