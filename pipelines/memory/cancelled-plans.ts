@@ -15,6 +15,7 @@
 import type { Fact, MemoryStore } from '../../graph/memory-store.js';
 import type { TenantId } from '../../graph/types.js';
 import type { ExtractedFact } from './extractor.js';
+import { terms } from '../../graph/lexical-terms.js';
 import { PLANNED_KINDS as PLANNED, cancelsOrder } from './plan-match.js';
 import { STAY_SLOT } from './stays.js';
 
@@ -28,6 +29,23 @@ export function cancelledOrders<C extends { fact: Fact }>(fact: ExtractedFact, c
     const order = f.planObject;
     return f.validTo === null && order != null && cancelsOrder(fact.planObject ?? undefined, order, { cancel: fact.content, plan: f.content });
   });
+}
+
+/** Verbs of a booking or an order, wished or done ("would like to book a repair", "I've reserved a table"). */
+const BOOKING = /\b(?:book(?:s|ed|ing)?|reserv(?:e|es|ed|ing)|schedul(?:e|es|ed|ing)|order(?:s|ed|ing)?|arrang(?:e|es|ed|ing))\b/i;
+
+/**
+ * The current bookings among `candidates` that the cancellation `fact` names by its thing ("please cancel the repair"
+ * ends "Tom would like to book a repair for their bike on Tuesday…"; trial11 F2): an event told for a day, or a booking
+ * or an order told with no plan object read, of the speaker's own (not told about someone else), at cosine `floor` or
+ * more, naming a thing the cancellation acts on. None when `fact` is no cancellation or names no thing.
+ */
+export function cancelledBookings<C extends { fact: Fact; score: number }>(fact: ExtractedFact, candidates: readonly C[], floor: number): C[] {
+  const things = fact.settles === 'cancelled' && fact.planObject?.reportedBy == null ? (fact.planObject?.objects ?? []).flatMap(terms) : [];
+  if (things.length === 0) return [];
+  return candidates.filter(({ fact: f, score }) => f.validTo === null && score >= floor && f.slot === null
+    && (f.planObject?.event === true || (!f.planObject && BOOKING.test(f.content))) && f.planObject?.reportedBy == null
+    && terms(f.content).some((t) => things.includes(t)));
 }
 
 /** True when `f`, told in the same utterance as a plan, hangs on it: not begun at `saidAt`, or a plan to stay. */

@@ -16,6 +16,7 @@ import { MemoryIndexer } from './memory-indexer.js';
 import { finishPendingRenames } from '../interaction/finish-rename.js';
 import { nameUnnamed, renameInText, UNNAMED_WORDS } from '../interaction/rename-facts.js';
 import { speakerLockKey, subjectLockKey } from './subject-lock.js';
+import { changedValue } from './value-change.js';
 import { DEFAULT_MIN_ASR_CONFIDENCE, doubtfulSpeech } from './doubtful-speech.js';
 import { deletedByMoved, movedFacts, reopenDeleted, revisedSince, staleExtractionFacts, withdrawMoved, withdrawnSubjects } from './revised-speaker.js';
 
@@ -264,7 +265,8 @@ async function withdrawStaleExtraction(
 /**
  * The lock keys of consolidating one extraction: one per subject its facts and profile updates are
  * about, and when a fact settles a plan, the session's (the plan may be someone else's in the
- * session) and the addressees' (it may be a plan they share with the speaker, said in another session).
+ * session) and the addressees' (it may be a plan they share with the speaker, said in another session); so too for a
+ * change of a value, which may replace an addressee's fact.
  */
 export function consolidationLockKeys(tenant: TenantId, sessionId: string, extraction: ExtractionResult): string[] {
   const keys = new Set<string>();
@@ -272,7 +274,8 @@ export function consolidationLockKeys(tenant: TenantId, sessionId: string, extra
     keys.add(subjectLockKey(tenant, f.subjectId));
     // A fact about an entity is its speaker's words (`factIsAbout`): a rename of the speaker rewrites it under their lock.
     keys.add(subjectLockKey(tenant, factSubject(f)));
-    if (!f.settles) continue;
+    // A change of a value told to someone may replace their fact ("I changed your order to size 56"; value-change.ts).
+    if (!f.settles && changedValue(f.content) === null) continue;
     keys.add(`consolidate:${tenant}:session:${sessionId}`);
     for (const a of f.addresseeIds) keys.add(subjectLockKey(tenant, a));
   }

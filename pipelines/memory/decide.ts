@@ -5,11 +5,12 @@ import { habitOrMaxim } from './plan-cues.js';
 import { PLANNED_KINDS as SETTLEABLE, PROPOSAL, cancelIsPlanDone, cancelsByObject, settlesByObject } from './plan-match.js';
 import type { ExtractedFact } from './extractor.js';
 import { keyedIdentifier, ofIdentifierKind } from './identifiers.js';
-import { cancelledOrders } from './cancelled-plans.js';
+import { cancelledBookings, cancelledOrders } from './cancelled-plans.js';
 import { retimedText, type Retold } from './retimed.js';
 import { FOR_NOW_PREFERENCE } from './temporary-slots.js';
 import { canonicalSlot } from './thing-keys.js';
 import { replacedDecision } from './team-decisions.js';
+import { changedValue, holdsValue, namesDay, namesThing, retoldValue } from './value-change.js';
 
 /** A consolidation decision for one extracted fact. */
 export type Decision =
@@ -87,6 +88,11 @@ export interface RuleDeciderOptions {
    * same topic, whoever said either (`replacedDecision`); default 0.5.
    */
   decisionCosine?: number;
+  /**
+   * Cosine at or above which a change of a value replaces a fact naming the same thing and holding its old value
+   * (`valueChanged`: "I changed your order to size 56" / "Maria would like to order a road bike in size 54", 0.38); default 0.25.
+   */
+  valueChangeCosine?: number;
 }
 
 /**
@@ -340,6 +346,38 @@ export function identifierDecision(fact: ExtractedFact, candidates: Candidate[])
 }
 
 /**
+ * What a change of a value does (trial11 F1, F2; `changedValue`): the current unslotted facts of the owner that name the
+ * changed thing and hold its old value (or, none said, a value of the new one's form) are replaced by it, the nearest
+ * written again with the new value (`retold`: "Maria would like to order a road bike in size 56", about its own subject and
+ * with its own kind and plan object), so a request to change it or an agent's confirmation is no fact beside the order. A
+ * fact already holding the new value is kept. Null when the fact tells no change, or no such fact is held.
+ */
+function valueChanged(fact: ExtractedFact, candidates: Candidate[], names: string[], floor: number): Decision | null {
+  const change = changedValue(fact.content);
+  if (!change || (change.move && !change.from)) return null;
+  const about = candidates.filter((c) => c.fact.validTo === null && c.fact.slot === null && c.score >= floor
+    && c.fact.kind !== 'preference' && c.fact.kind !== 'relation' && namesThing(c.fact.content, change, names));
+  // Told again, by the agent or the owner: the value is held already.
+  const kept = about.find((c) => holdsValue(c.fact.content, change.to) && (!change.from || !holdsValue(c.fact.content, change.from)));
+  if (kept) return { op: 'KEEP', targetId: kept.fact.id };
+  const held = about.filter((c) => (change.from ? holdsValue(c.fact.content, change.from) : retoldValue(c.fact.content, change) !== null));
+  const [first, ...rest] = held;
+  if (!first) return null;
+  const content = retoldValue(first.fact.content, change);
+  const retold: Retold | undefined = content === null ? undefined
+    : {
+      content, slot: first.fact.slot, kind: first.fact.kind, subjectId: first.fact.subjectId, planObject: first.fact.planObject ?? null,
+      // A day moved to is when it happens now (the fact's own date); another value leaves the day it had.
+      ...(namesDay(change.to) ? {} : { eventTime: first.fact.eventTime }),
+    };
+  return {
+    op: 'UPDATE', targetId: first.fact.id,
+    ...(rest.length > 0 ? { alsoReplaces: rest.map((c) => c.fact.id) } : {}),
+    ...(retold ? { retold } : {}),
+  };
+}
+
+/**
  * Deterministic consolidation (embedded mode): an outcome settles the most similar open plan or
  * commitment about the same thing (`aboutPlan`: by plan object, else a shared topic word) and, when
  * done, is due (done / instead / decided -> UPDATE, cancelled -> DELETE); retraction -> DELETE of the matching current facts (same slot, or same kind,
@@ -355,6 +393,7 @@ export class RuleDecider implements Decider {
   readonly #settle: number;
   readonly #spelling: number;
   readonly #decision: number;
+  readonly #valueChange: number;
 
   constructor(options: RuleDeciderOptions = {}) {
     this.#dup = options.duplicateCosine ?? 0.9;
@@ -362,9 +401,14 @@ export class RuleDecider implements Decider {
     this.#settle = options.settleCosine ?? 0.4;
     this.#spelling = options.sameValueSpelling ?? 0.5;
     this.#decision = options.decisionCosine ?? 0.5;
+    this.#valueChange = options.valueChangeCosine ?? 0.25;
   }
 
   async decide({ fact, candidates, retractedFacts, time, names, team }: DecisionInput): Promise<Decision> {
+    // "Change my order to size 56 instead of 54", "my order is now size 56, not 54", "move my repair from Tuesday to
+    // Thursday", the agent's "I changed your order to size 56": the fact holding the old value is replaced (trial11).
+    const changed = fact.retraction ? null : valueChanged(fact, candidates, names ?? [], this.#valueChange);
+    if (changed) return changed;
     if (fact.settles && !fact.retractsUtteranceIds) {
       // An outcome settles a plan about the same thing, and a dated plan is not done before its day.
       const fits = (c: Candidate): boolean => c.score >= this.#settle
@@ -385,7 +429,11 @@ export class RuleDecider implements Decider {
         const [first, ...rest] = [...(moved ? [moved] : []), ...orders].map((c) => c.fact.id);
         return rest.length > 0 ? { op: 'UPDATE', targetId: first!, alsoReplaces: rest } : { op: 'UPDATE', targetId: first! };
       }
-      if (moved && withdrawn) return { op: 'DELETE', targetIds: [moved.fact.id] };
+      // "Cancel the repair" after "can you move my repair…": the booking of the repair (an event told for a day, or a
+      // statement of it) ends with the request about it, not only the latest plan-like fact (trial11 F2).
+      const booked = withdrawn && moved?.fact.planObject?.event !== true ? cancelledBookings(fact, candidates, this.#settle).filter((c) => c !== moved) : [];
+      if (moved && withdrawn) return { op: 'DELETE', targetIds: [moved.fact.id, ...booked.map((c) => c.fact.id)] };
+      if (booked.length > 0) return { op: 'DELETE', targetIds: booked.map((c) => c.fact.id) };
       // A plan moved by its new time alone is written again with that time, so it still says what it is (fix9).
       const retold = moved && retimes(fact) ? retimedText(moved.fact, fact) : null;
       if (moved) return retold ? { op: 'UPDATE', targetId: moved.fact.id, retold } : { op: 'UPDATE', targetId: moved.fact.id };

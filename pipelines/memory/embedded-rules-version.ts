@@ -312,5 +312,13 @@
  * utterance keeps "[redacted]" in place of a secret's value, itself a secret given when read again. Numbers said with
  * "thousand" are read where a value is said ("order number two thousand and five": 2005; "one hundred thousand":
  * 100000; graph/spoken-digits.ts), elsewhere they stay words ("we had two thousand people").
+ * 57 (changes; a bike shop's phone line, trial11 F1, F2): a value of something changed ("change my road bike order to
+ * size 56 instead of 54", "my road bike order is now size 56, not 54", "move my repair from Tuesday to Thursday", the
+ * agent's "I changed your order to size 56" said to the order's owner) replaces the owner's current fact naming the thing
+ * and holding the old value (or, none said, a value of the new one's form), written again with the new value ("Maria
+ * would like to order a road bike in size 56"), and keeps one already holding it (value-change.ts, decide.ts); "from
+ * Tuesday to Thursday" after a move names both days, the event on the second (relative-date.ts); "I'd like to…" looks
+ * ahead ("'d" is "would"; told-tense.ts); a cancellation naming a thing ends the bookings of it (an event told for a day,
+ * or "would like to book / order…") with the request it withdraws (cancelled-plans.ts).
  */
-export const EMBEDDED_RULES_VERSION = 56;
+export const EMBEDDED_RULES_VERSION = 57;

@@ -18,6 +18,7 @@ import { applyProfileUpdates } from './profile-updates.js';
 import { inSaidOrder } from './said-order.js';
 import { closeInterrupted, decideWithStays, ownEnd } from './temporary-states.js';
 import { changesDecision } from './team-decisions.js';
+import { changedValue } from './value-change.js';
 
 /** Newest current facts of a subject searched by vector for near-duplicates and changes of mind. */
 const RECENT_POOL = 200;
@@ -169,8 +170,9 @@ async function nearestCandidates(
     ? (await deps.memory.listFacts(tenant, { participantId: ef.subjectId, role: 'addressee', limit: RECENT_POOL }))
       .filter((f) => f.planObject?.shared === true || f.kind === 'request')
     : [];
-  // A cancellation told to someone may close what they ordered ("I have cancelled order 5520", the agent to the caller).
-  const theirs = ef.settles === 'cancelled'
+  // A cancellation told to someone may close what they ordered ("I have cancelled order 5520", the agent to the caller), and
+  // a change of its value told to them replace it ("I changed your order to size 56"; trial11 F1).
+  const theirs = ef.settles === 'cancelled' || changedValue(ef.content) !== null
     ? (await Promise.all(ef.addresseeIds.filter((a) => a !== ef.subjectId).map((a) => deps.memory.listFacts(tenant, { subjectId: a, limit: RECENT_POOL })))).flat()
     : [];
   const byId = new Map([...recent, ...slotted, ...session, ...shared, ...theirs].map((f) => [f.id, f]));

@@ -19,6 +19,8 @@ export interface FoundDate {
   phrase: string;
   /** ISO date `YYYY-MM-DD`, or `YYYY-MM` / `YYYY` when only that much is known. */
   date: string;
+  /** True for the day a move is from ("move it from Tuesday to Thursday"): the event is on the day it moves to. */
+  movedFrom?: true;
   /** True for a duration from now ("for a month"): the end of a temporary state. */
   duration: boolean;
   /** True when only the week is known ("last week"): `date` is its Monday. */
@@ -70,6 +72,13 @@ const LOWER_ABBREVIATION = /^(?:(?:on|last|next|this|coming)\s+)?(?:sun|mon|tues
  * (same length, indices hold) before chrono reads the text, which reads "Sunday now" as now.
  */
 const NOW_AFTER_DAY = /(?<=\b(?:mon|tues|wednes|thurs|fri|satur|sun)day)(\s+)now\b/gi;
+/**
+ * The "to" of a move from one day to another ("move my repair from Tuesday to Thursday", "we changed it from Monday to
+ * Friday"; trial11 F2): chrono reads "Tuesday to Thursday" as one span and the text kept only its start. Blanked (same
+ * length) before chrono reads the text, so each day is a date of its own; the day moved from is no event date
+ * (`FoundDate.movedFrom`). A span told with no move ("I'm away from Tuesday to Thursday") stays one span.
+ */
+const MOVE_FROM_TO = /(?<=\b(?:mov(?:e|es|ed|ing)|reschedul(?:e|es|ed|ing)|chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|shift(?:s|ed|ing)?|push(?:es|ed|ing)?|bring|brought|put(?:ting)?)\b[^.;!?]{0,60}?\bfrom\s+(?:(?:next|this)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day),?\s+to\s+(?=(?:(?:next|this|the\s+following)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b)/gi;
 const SPAN_BACK = /\b((?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+|a\s+few|a\s+couple\s+of|several|some)\s+(?:days?|weeks?|months?|years?|decades?))\s+back\b/gi;
 /**
  * How often, not when: "twice a week", "once a month", "three times a day", "every other week". chrono reads the span
@@ -158,7 +167,7 @@ function precise(c: chrono.ParsedComponents): string {
  * told as just done, the day it was said (`refIso`); null when none.
  */
 export function eventDate(sentence: string, refIso: string, found: FoundDate[] = findDates(sentence, refIso)): string | null {
-  return found.find((d) => d.since)?.since ?? found.find((d) => !d.duration)?.date ?? (toldJustDone(sentence) ? refIso.slice(0, 10) : null);
+  return found.find((d) => d.since)?.since ?? found.find((d) => !d.duration && !d.movedFrom)?.date ?? found.find((d) => !d.duration)?.date ?? (toldJustDone(sentence) ? refIso.slice(0, 10) : null);
 }
 
 /**
@@ -252,7 +261,10 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   // "a few years back": "ago", padded to the same length.
   const readable = text.replace(WEEKDAY_ABBREVIATION, (m) => `${m.slice(0, 3)} `).replace(SPAN_BACK, (_m, span: string) => `${span} ago `)
     .replace(NOW_AFTER_DAY, (m) => ' '.repeat(m.length));
-  const parse = (forwardDate: boolean): chrono.ParsedResult[] => chrono.en.parse(readable, { instant, timezone: 0 }, { forwardDate });
+  // Where each blanked "to" of a move begins: the day before it is the one moved from.
+  const movedTo = [...readable.matchAll(MOVE_FROM_TO)].map((m) => m.index);
+  const movable = movedTo.length === 0 ? readable : readable.replace(MOVE_FROM_TO, (m) => ' '.repeat(m.length));
+  const parse = (forwardDate: boolean): chrono.ParsedResult[] => chrono.en.parse(movable, { instant, timezone: 0 }, { forwardDate });
   // Tagging the sentence (`toldAsPast`) only when it names a date at all: most sentences name none.
   const looksBack = PAST.test(readable);
   const ahead = parse(!looksBack);
@@ -352,7 +364,8 @@ export function findDates(text: string, refIso: string): FoundDate[] {
       || (SPEND_BEFORE.test(text.slice(0, r.index)) && COUNTED.test(phrase));
     const since = duration ? startOfPerfect(text, r, instant) : null;
     const clock = duration || week || date.length !== 10 ? null : clockOf(r.start, phrase);
-    out.push({ phrase, date, duration, week: week && !duration, ...(since ? { since } : {}), ...(clock ? { clock } : {}) });
+    const movedFrom = movedTo.includes(r.index + said);
+    out.push({ phrase, date, duration, week: week && !duration, ...(since ? { since } : {}), ...(clock ? { clock } : {}), ...(movedFrom ? { movedFrom } : {}) });
   }
   return out;
 }

@@ -46,6 +46,12 @@ export interface Retold {
   content: string;
   slot: string | null;
   kind: Fact['kind'];
+  /** Whose it is, where another person's fact is written again (an agent's "I changed your order to size 56"; value-change.ts). */
+  subjectId?: string;
+  /** What it is about, where the fact written again is another one's (value-change.ts). */
+  planObject?: Fact['planObject'];
+  /** When it happens, where a value written again is no day (value-change.ts): the replaced fact's. */
+  eventTime?: string | null;
 }
 
 /**

@@ -36,9 +36,10 @@ const NOUN_SUBJECT_SAME_FORM_PAST = new RegExp(String.raw`(?:^|[,;:]\s*|\b(?:and
   + String.raw`(?:\s+(?!${NOT_SUBJECT_WORD})[a-z]+){1,3}|(?!${NOT_NAME})[A-Z][a-z]+)\s+(?:just\s+|finally\s+|already\s+|actually\s+)?(?:quit|cut|hurt|split|shut)\b`);
 /**
  * Words that look ahead besides a modal (`LOOKS_AHEAD`): a sentence with one is not read as told of the past. A move of
- * a thing to a weekday in the active ("we moved it to Sunday", fix9) is a move ahead too.
+ * a thing to a weekday in the active ("we moved it to Sunday", fix9) is a move ahead too, and a wish told with "'d" ("I'd
+ * like to book a repair on Tuesday": "'d" is "would", not a past "had"; trial11 F2).
  */
-const AHEAD_WORD = /\b(?:won['’]t|next|tomorrow|soon)\b|\b(?:moved|rescheduled|postponed|pushed back|brought forward|put back) (?:to|till|until)\b|\b(?:moved|rescheduled|postponed|pushed|brought|put|changed|switched|shifted|bumped)\s+(?:it|that|this|them|(?:the|our|my)\s+[\w'’-]+)\s+(?:back\s+|forward\s+)?(?:to|till|until)\s+(?:on\s+)?(?:next\s+|this\s+|the\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/i;
+const AHEAD_WORD = /\b(?:won['’]t|next|tomorrow|soon)\b|['’]d\s+(?:like|love|prefer)\s+to\b|\b(?:moved|rescheduled|postponed|pushed back|brought forward|put back) (?:to|till|until)\b|\b(?:moved|rescheduled|postponed|pushed|brought|put|changed|switched|shifted|bumped)\s+(?:it|that|this|them|(?:the|our|my)\s+[\w'’-]+)\s+(?:back\s+|forward\s+)?(?:to|till|until)\s+(?:on\s+)?(?:next\s+|this\s+|the\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/i;
 
 /**
  * True when `text` tells of the past: a verb in a past form ("went", "got", "have been": a verb or auxiliary whose

@@ -1,0 +1,121 @@
+/**
+ * A value of something changed (trial11 F1, F2): "change my road bike order to size 56 instead of 54", "my order is now
+ * size 56, not 54", "move my repair from Tuesday to Thursday", and the agent's "I changed your order to size 56". The new
+ * value is the fact: the fact holding the old value of the same thing is replaced (decide.ts), written again with the new
+ * value (`retoldValue`), whoever asked for the change or confirmed it.
+ */
+import { terms } from '../../graph/lexical-terms.js';
+
+/** What a change names: the thing changed, the value it had (null: not said) and the value it has now. */
+export interface ValueChange {
+  /** The words naming the thing ("road bike order", "repair"). */
+  thing: string;
+  from: string | null;
+  to: string;
+  /** True for a move in time or place ("move", "reschedule", "push"): said with no old value, it is left to the time rules. */
+  move: boolean;
+}
+
+const CHANGE_VERB = String.raw`(?:chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|updat(?:e|es|ed|ing)|(mov(?:e|es|ed|ing)|reschedul(?:e|es|ed|ing)|push(?:es|ed|ing)?|shift(?:s|ed|ing)?))`;
+/** Whose the thing is: a determiner or a possessive ("my", "your", "Maria's"). */
+const OWNER = String.raw`(?:the|my|your|their|his|her|our|[A-Z][\p{L}-]*['’]s)`;
+/** A thing: one to four words. */
+const THING = String.raw`((?:[\p{L}-]+\s+){0,3}?[\p{L}-]+)`;
+/** A value: one to six words, up to the clause end. */
+const VALUE = String.raw`([\p{L}\d][\p{L}\d'’-]*(?:\s+[\p{L}\d][\p{L}\d'’-]*){0,5}?)`;
+const AGAINST = String.raw`\s*,?\s+(?:instead\s+of|rather\s+than|not)\s+`;
+const END = String.raw`\s*(?:[.!?]|$|,\s*(?:please|thanks|thank\s+you)\b)`;
+
+/** "change my order to size 56 instead of 54", "move their repair from Tuesday … to Thursday …". */
+const CHANGED = new RegExp(String.raw`\b${CHANGE_VERB}\s+${OWNER}\s+${THING}\s+(?:from\s+${VALUE}\s+)?to\s+${VALUE}(?:${AGAINST}${VALUE})?${END}`, 'iu');
+/** "my road bike order is now size 56, not 54", "the repair is on Thursday now, not Tuesday". */
+const IS_NOW = new RegExp(String.raw`\b${OWNER}\s+${THING}\s+(?:is|are)\s+(?:now\s+${VALUE}|${VALUE}\s+now)${AGAINST}${VALUE}${END}`, 'iu');
+
+/** Things no change of value is about: a mind changed, plans in general. */
+const NO_THING = /^(?:mind|minds|plan|plans|life|way|tune)$/i;
+
+/**
+ * The value change `content` tells, or null: a change verb before an owned thing and "to" a value ("instead of" / "from"
+ * an old one), or an owned thing that "is now" one value, "not" another. A question or a denial changes nothing.
+ */
+export function changedValue(content: string): ValueChange | null {
+  if (/\?\s*$/.test(content)) return null;
+  const c = CHANGED.exec(content);
+  if (c) {
+    const [, move, thing, from1, to, from2] = c;
+    const from = from1 ?? from2 ?? null;
+    if (thing && to && !NO_THING.test(thing.split(/\s+/).pop()!) && !denied(content, c.index)) return { thing, from, to: to.trim(), move: move !== undefined };
+  }
+  const n = IS_NOW.exec(content);
+  if (n) {
+    const [, thing, to1, to2, from] = n;
+    const to = to1 ?? to2;
+    if (thing && to && from && !denied(content, n.index)) return { thing, from, to: to.replace(/^on\s+/i, ''), move: false };
+  }
+  return null;
+}
+
+/** A negation, a condition or a modal of doubt before the change in its clause ("I didn't change my order…", "if you change…"). */
+function denied(content: string, at: number): boolean {
+  const before = content.slice(0, at).split(/[,;:]/).pop() ?? '';
+  return /\b(?:not|never|if|whether|might|could)\b|n['’]t\b/i.test(before);
+}
+
+/** Weekdays and months: a day written out ("Tuesday 10 November 2026") is matched and replaced whole. */
+const DAY_WORD = /^(?:mon|tues|wednes|thurs|fri|satur|sun)day$/i;
+
+/** The words of `value` as it is written in `text` (a day with its date, else the words), or null when `text` does not hold it. */
+function heldSpan(text: string, value: string): RegExpExecArray | null {
+  const words = value.trim().split(/\s+/);
+  const first = words[0]!.replace(/[^\p{L}\d'’-]/gu, '');
+  if (!first) return null;
+  const esc = (w: string): string => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  if (DAY_WORD.test(first)) return new RegExp(String.raw`\b${esc(first)}(?:\s+\d{1,2}\s+[A-Z][a-z]+\s+\d{4})?\b`, 'i').exec(text);
+  return new RegExp(String.raw`(?<![\p{L}\d])${words.map(esc).join('\\s+')}(?![\p{L}\d])`, 'iu').exec(text);
+}
+
+/** True when `value` is a day ("Thursday 12 November 2026"). */
+export function namesDay(value: string): boolean {
+  return DAY_WORD.test(value.trim().split(/\s+/)[0] ?? '');
+}
+
+/** True when `text` holds `value` (a day by its weekday, else the words, case aside). */
+export function holdsValue(text: string, value: string): boolean {
+  return heldSpan(text, value) !== null;
+}
+
+/**
+ * True when `text` names the thing of `change` (a content word of it: "order" of "road bike order", "repair"), people's
+ * names (`people`) aside.
+ */
+export function namesThing(text: string, change: ValueChange, people: readonly string[] = []): boolean {
+  const skip = new Set(people.flatMap(terms));
+  const said = new Set(terms(text));
+  return terms(change.thing).some((t) => t.length > 2 && !skip.has(t) && said.has(t));
+}
+
+/**
+ * `text` with the value it holds written as the new one: the old value said (`from`: "54" in "size 54", the words the new
+ * value begins with taken in, "size 54" → "size 56"; a day with its date), else a value of the new one's form ("size 54"
+ * for "size 56"). Null when `text` holds neither.
+ */
+export function retoldValue(text: string, change: ValueChange): string | null {
+  const to = change.to.trim();
+  const toWords = to.split(/\s+/);
+  const candidates: string[] = [];
+  if (change.from) {
+    const fromWords = change.from.trim().split(/\s+/);
+    // "to size 56 instead of 54": the old value is said without the word the new one opens with.
+    if (fromWords.length < toWords.length) candidates.push([...toWords.slice(0, toWords.length - fromWords.length), ...fromWords].join(' '));
+    candidates.push(change.from);
+  }
+  for (const value of candidates) {
+    const m = heldSpan(text, value);
+    if (m) return `${text.slice(0, m.index)}${to}${text.slice(m.index + m[0].length)}`;
+  }
+  if (change.from || toWords.length < 2) return null;
+  // No old value said ("I changed your order to size 56"): a value of the same form, the same words before one other.
+  const head = toWords.slice(0, -1).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+');
+  const m = new RegExp(String.raw`(?<![\p{L}\d])${head}\s+[\p{L}\d][\p{L}\d'’-]*`, 'iu').exec(text);
+  return m ? `${text.slice(0, m.index)}${to}${text.slice(m.index + m[0].length)}` : null;
+}
