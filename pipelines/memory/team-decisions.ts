@@ -30,7 +30,7 @@ const OWNER_NOW = /\b(?:is|are|['’]s|['’]re)\s+(?:handling|doing|owning|cove
 const GENERIC = new Set(('use using used need move moving cut cutting handle handling plan plans target targeting way thing things '
   + 'time times day days week weeks month months year years today tomorrow morning afternoon evening night weekend '
   + 'monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september '
-  + 'october november december team everyone everybody people others other lot bit percent per cent mind change changes '
+  + 'october november december team group everyone everybody people others other lot bit percent per cent mind change changes '
   + 'fine sure okay yeah go going work working take taking make making get getting start end deal part side point '
   + 'instead now all anymore longer will shall can may might must would could should gonna wanna '
   + 'one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred thousand half').split(' '));
@@ -44,17 +44,34 @@ const DECISION_KINDS: ReadonlySet<string> = new Set(['plan', 'commitment', 'requ
  */
 const DECIDED_CUE = /\b(?:will|['’]ll|going to|plans? to|planning|need to|needs to|should|shouldn['’]t|let['’]s|targeting|target|aiming|decided|is fine|are fine|go(?:ing)? with|in charge of|responsible for|owns?|takes? over|(?:is|are|['’]s|['’]re)\s+(?:now\s+)?(?:handling|doing|running|leading|owning|covering|managing|taking|moving|using|going))\b/i;
 
+/** Tags of words never a topic noun: verbs, and the closed classes (prepositions and particles, determiners, pronouns, conjunctions). */
+const CLOSED: ReadonlySet<string> = new Set(['VERB', 'AUX', 'ADP', 'PART', 'DET', 'PRON', 'CCONJ', 'SCONJ']);
+
 /**
- * The topic nouns of `text`, as stems: lower-case words WordNet lists as nouns, other than `people`'s names, numbers,
- * `GENERIC` words and words used as verbs there ("book", "call", "run" in "I'll book the flights": review12 F1). A
- * capitalised word is a name ("Ben", "Postgres"): a person, or the value decided, never the topic.
+ * The topic nouns of `text`, as stems: lower-case words WordNet lists as nouns, or the POS tagger tags as nouns there
+ * ("retro", which WordNet lists only as an adjective), other than `people`'s names, numbers, `GENERIC` words, words of
+ * a closed class there ("over", `CLOSED`) and words used as verbs there ("book", "call", "run" in "I'll book the
+ * flights": review12 F1). A capitalised word is a name ("Ben", "Postgres"): a person, or the value decided, never the topic.
  */
 export function topicNouns(text: string, people: readonly string[] = []): Set<string> {
+  return new Set(topicWords(text, people).map(stem));
+}
+
+/**
+ * The words `topicNouns` stems, lower-case, each once, in the order said: what a keyword search for the facts on the
+ * same topic asks for (`teamCandidates`, fact-writes.ts).
+ */
+export function topicWords(text: string, people: readonly string[] = []): string[] {
   const names = new Set(people.flatMap((p) => p.toLowerCase().split(/\s+/)));
   const nlp = wink();
   const tokens = nlp.readDoc(text).tokens();
   const pos = tokens.out(nlp.its.pos) as string[];
-  const verbs = new Set((tokens.out() as string[]).filter((_, i) => pos[i] === 'VERB' || pos[i] === 'AUX').map((w) => w.toLowerCase()));
+  const said = (tokens.out() as string[]).map((w) => w.toLowerCase());
+  // A verb there, or a word of a closed class ("over" in "taking over the retro", a noun in WordNet as a cricket term).
+  const verbs = new Set(said.filter((_, i) => CLOSED.has(pos[i] ?? '')));
+  // WordNet keeps adjectives and adverbs out ("fine", "good", "quickly"); a word the tagger reads as a noun in this
+  // sentence is one whether WordNet lists it as one or not ("the retro").
+  const tagged = new Set(said.filter((_, i) => pos[i] === 'NOUN'));
   const out = new Set<string>();
   for (const w of text.match(/(?<![\w'’-])[a-z][a-z'’-]+/g) ?? []) {
     const word = w.replace(/['’]s$/, '');
@@ -62,10 +79,10 @@ export function topicNouns(text: string, people: readonly string[] = []): Set<st
     // A word WordNet does not list at all ("analytics", "offsite") is a term of the trade, kept when long enough.
     const senses = defaultWordNet().senses(word);
     const unlisted = !senses.ordinary && !senses.proper && !senses.notNoun && word.length >= 5;
-    if (!unlisted && defaultWordNet().nounKinds(word).length === 0) continue;
-    out.add(stem(word));
+    if (!unlisted && !tagged.has(word) && defaultWordNet().nounKinds(word).length === 0) continue;
+    out.add(word);
   }
-  return out;
+  return [...out];
 }
 
 /**
