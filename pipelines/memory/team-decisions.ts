@@ -127,6 +127,16 @@ function othersReplaced(fact: ExtractedFact, earlier: Weighed, people: readonly 
   return earlier.score >= OTHER_COSINE || [...fact.planObject?.objects ?? [], ...fact.planObject?.complements ?? []].some((o) => named.has(stem(o)));
 }
 
+/**
+ * True when the change acts on the thing the earlier plan acts on: an object or complement of the change is an object of
+ * the earlier's plan ("Cy is taking over the retro now" / "Ben will run the retro"). Such a change needs no cosine: short
+ * task sentences with other verbs score low (USE-lite 0.46–0.50 for these two; teamleft).
+ */
+function actsOnObject(fact: ExtractedFact, earlier: Fact): boolean {
+  const objects = new Set((earlier.planObject?.objects ?? []).map(stem));
+  return [...fact.planObject?.objects ?? [], ...fact.planObject?.complements ?? []].some((o) => objects.has(stem(o)));
+}
+
 /** What {@link replacedDecision} weighs: a current fact and its cosine similarity to the new one. */
 export interface Weighed {
   fact: Fact;
@@ -135,15 +145,15 @@ export interface Weighed {
 
 /**
  * The earlier decision, plan or task a changing statement (`changesDecision`) replaces: the most similar current one
- * (cosine at least `minCosine`) said before it that names a topic noun of it (`topicNouns`), people aside; one about
- * another person only as `othersReplaced` allows. Undefined when none does: an unrelated plan ("update the onboarding
- * docs") is never closed by a change about the launch.
+ * (cosine at least `minCosine`, or any when the change acts on its object: `actsOnObject`) said before it that names a
+ * topic noun of it (`topicNouns`), people aside; one about another person only as `othersReplaced` allows. Undefined
+ * when none does: an unrelated plan ("update the onboarding docs") is never closed by a change about the launch.
  */
 export function replacedDecision(fact: ExtractedFact, candidates: readonly Weighed[], people: readonly string[], minCosine: number): Weighed | undefined {
   if (!changesDecision(fact)) return undefined;
   const topic = topicNouns(fact.content, people);
   if (topic.size === 0) return undefined;
-  return candidates.find((c) => c.score >= minCosine && holdsDecision(c.fact) && c.fact.content !== fact.content
+  return candidates.find((c) => (c.score >= minCosine || actsOnObject(fact, c.fact)) && holdsDecision(c.fact) && c.fact.content !== fact.content
     && (c.fact.subjectId === fact.subjectId || othersReplaced(fact, c, people))
     && [...topicNouns(c.fact.content, people)].some((w) => topic.has(w)));
 }

@@ -13,6 +13,7 @@ import { MemoryKeyedLock } from '../../../graph/memory-keyed-lock.js';
 import { MemoryIndexer } from '../../../pipelines/memory/memory-indexer.js';
 import { subjectLockKey } from '../../../pipelines/memory/subject-lock.js';
 import { changesDecision, topicNouns } from '../../../pipelines/memory/team-decisions.js';
+import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import { factsSaid } from '../../helpers/extract-said.js';
 import { embeddedMemory, type EmbeddedMemory } from '../../helpers/memory-fixture.js';
 
@@ -49,6 +50,31 @@ describe('a team decision changed', () => {
     assert.deepEqual([...topicNouns('Ana will book the flights now')], ['flight']);
     assert.deepEqual([...topicNouns('Ben will call the plumber about the leak tomorrow')], ['plumber', 'leak']);
     assert.deepEqual([...topicNouns('Tom will run the half marathon in May')], ['marathon']);
+  });
+
+  test("a proposal asked in a meeting and accepted by another is the group's decision; a 'yeah' to a statement is none (teamleft)", async () => {
+    const names: Record<string, string> = { ana: 'Ana', ben: 'Ben', chidi: 'Chidi' };
+    /** The facts of the last turn, each turn [speaker, addressees, text], one minute apart. */
+    const last = async (turns: Array<[string, string[], string]>): Promise<string[]> => {
+      const said = turns.map(([speakerId, addresseeIds, text], k) => ({ id: `u${k + 1}`, sessionId: 's', speakerId, addresseeIds, text,
+        startMs: null, endMs: null, time: `${DAYS[0]}T10:0${k}:00.000Z`, confidence: null, audioRef: null, seq: k + 1 }));
+      const { facts } = await new EmbeddedExtractor().extract({ current: said.at(-1) as never, previous: said.slice(0, -1) as never, names });
+      return facts.map((f) => f.content);
+    };
+    const asked: [string, string[], string] = ['chidi', ['ana', 'ben'], 'Should we use Postgres for the billing service?'];
+    // On main 9025de92: no fact.
+    assert.deepEqual(await last([asked, ['ana', ['chidi'], 'Yeah, Postgres is fine.']]), ['Ana and the group will use Postgres for the billing service']);
+    assert.deepEqual(await last([['ben', ['ana', 'chidi'], 'For analytics, should we use Postgres?'], ['chidi', ['ben'], 'Sure, sounds good.']]),
+      ['Chidi and the group will use Postgres for analytics']);
+    // Said between two, another option named, a statement agreed to, or a question naming nothing to do: no decision (the
+    // rules may still read the reply as said, "Postgres is fine").
+    const decided = async (turns: Array<[string, string[], string]>): Promise<string[]> => (await last(turns)).filter((c) => / will /.test(c));
+    assert.deepEqual(await decided([['chidi', ['ana'], 'Should we use Postgres for the billing service?'], ['ana', ['chidi'], 'Yeah, Postgres is fine.']]), []);
+    assert.deepEqual(await decided([asked, ['ana', ['chidi'], 'Yeah, MySQL is fine.']]), []);
+    assert.deepEqual(await decided([['chidi', ['ana', 'ben'], 'Postgres is slow for the billing service.'], ['ana', ['chidi'], 'Yeah.']]), []);
+    assert.deepEqual(await decided([['chidi', ['ana', 'ben'], 'Should we?'], ['ana', ['chidi'], 'Yeah.']]), []);
+    // The acceptance answers the latest proposal since the speaker last spoke, not one they answered already.
+    assert.deepEqual(await decided([asked, ['ana', ['chidi'], 'Hmm.'], ['ana', ['chidi', 'ben'], 'Yeah, Postgres is fine.']]), []);
   });
 
   test('a noun the tagger reads as one is a topic noun though WordNet lacks it; a verb still is none (teamleft)', () => {
@@ -153,6 +179,18 @@ describe('team decisions over three weekly meetings', () => {
     const { replaced } = outcome(facts);
     assert.match([...replaced].find(([text]) => /14 March 2027 for the launch/.test(text))?.[1] ?? 'still current', /move the launch to Sunday 4 April 2027/,
       JSON.stringify(facts.filter((f) => !/garden inventory/.test(f.content)).map((f) => [f.content, f.validTo])));
+  });
+
+  test('a decision taken by accepting a proposal, and a task of a word WordNet lacks, are superseded (teamleft)', async () => {
+    // On main 9025de92: "Yeah, Postgres is fine." gave no fact, and "Cy is taking over the retro now" closed nothing.
+    const { current, replaced } = outcome(await run('t-meet-accepted', [
+      [['Ana', 'Morning everyone.'], ['Ben', 'Morning.'], ['Chidi', 'Should we use Postgres for the billing service?'],
+        ['Ana', 'Yeah, Postgres is fine.'], ['Ben', "I'll run the retro."]],
+      [['Chidi', "We'll use ClickHouse for the billing service instead."], ['Ana', 'Cy is taking over the retro now.']],
+    ]));
+    const endedBy = (old: RegExp): string => [...replaced].find(([text]) => old.test(text))?.[1] ?? 'still current';
+    assert.match(endedBy(/^Ana and the group will use Postgres for the billing service$/), /will use ClickHouse for the billing service/, JSON.stringify(current));
+    assert.match(endedBy(/^Ben will run the retro/), /Cy is taking over the retro now/, JSON.stringify(current));
   });
 
   test('a change about one topic closes no plan about another', async () => {
