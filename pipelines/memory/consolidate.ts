@@ -11,7 +11,8 @@ import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { RuleDecider, type Decider } from './decide.js';
 import { extractOnce, type KeptExtraction } from './extraction-context.js';
 import type { ExtractedFact, ExtractionResult, Extractor } from './extractor.js';
-import { teamSubjects, writeFacts, type MemoryOp } from './fact-writes.js';
+import { writeFacts, type MemoryOp } from './fact-writes.js';
+import { teamSubjects } from './team-candidates.js';
 import { MemoryIndexer } from './memory-indexer.js';
 import { finishPendingRenames } from '../interaction/finish-rename.js';
 import { nameUnnamed, renameInText, UNNAMED_WORDS } from '../interaction/rename-facts.js';
@@ -153,7 +154,7 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
     const deleted = processed === null ? [] : await deletedByMoved(deps, tenant, u);
     const withdrawing = (await withdrawnSubjects(deps.memory, tenant, [...moved, ...deleted])).map((id) => subjectLockKey(tenant, id));
     // A team change may replace another person's fact: their lock too, taken with the rest (review12 F2).
-    const team = await teamSubjects(deps, tenant, extraction, vectors, candidateK);
+    const team = await teamSubjects(deps, tenant, u, extraction, vectors, candidateK);
     const keys = [...new Set([...consolidationLockKeys(tenant, sessionId, extraction), ...withdrawing, ...team.subjects.map((id) => subjectLockKey(tenant, id))])];
     const lockedSubjects = new Set([...extraction.facts.map((f) => f.subjectId), ...team.subjects]);
     // Each write under the speaker's lock, which an erasure takes to remove them (`speakerLockKey`), after checking the

@@ -18,13 +18,11 @@ import { dependentsOf } from './cancelled-plans.js';
 import { applyProfileUpdates } from './profile-updates.js';
 import { inSaidOrder } from './said-order.js';
 import { closeInterrupted, decideWithStays, ownEnd } from './temporary-states.js';
-import { changesDecision, topicWords } from './team-decisions.js';
+import { changesDecision } from './team-decisions.js';
+import { stillCurrent, teamCandidates } from './team-candidates.js';
 
 /** Newest current facts of a subject searched by vector for near-duplicates and changes of mind. */
 const RECENT_POOL = 200;
-
-/** Facts each topic search (nearest vectors, topic nouns' keywords) gives a team change to weigh (`teamCandidates`). */
-const TOPIC_POOL = 50;
 
 /** One `memory.updated` op, as sent to the client. */
 export interface MemoryOp {
@@ -114,7 +112,7 @@ export async function writeFacts(
     }
     const candidates = await nearestCandidates(deps, tenant, u.sessionId, ef, vector, candidateK);
     const team = changesDecision(ef)
-      ? (read?.[i] ? await stillCurrent(deps.memory, tenant, read[i]) : await teamCandidates(deps, tenant, ef, vector, candidateK))
+      ? (read?.[i] ? await stillCurrent(deps.memory, tenant, read[i]) : await teamCandidates(deps, tenant, u, ef, vector, candidateK))
         .filter((c) => !lockedSubjects || lockedSubjects.has(c.fact.subjectId))
       : undefined;
     const retractedFacts = ef.retractsUtteranceIds ? await factsFrom(deps.memory, tenant, ef.retractsUtteranceIds) : [];
@@ -199,59 +197,6 @@ async function nearestCandidates(
   // Same-slot facts always count, even when not among the nearest vectors.
   for (const f of slotted) if (!scored.some((c) => c.fact.id === f.id)) scored.push({ fact: f, score: 0 });
   return scored.slice(0, k + 4);
-}
-
-/**
- * The deployment's current facts a change of a team's decision, plan or task owner may replace (`DecisionInput.team`),
- * whoever they are about, with their cosine to `vector`: those on its topic however long ago they were said, found by
- * the nearest vectors among all facts and by a keyword search for its topic nouns (`topicWords`); the newest facts too
- * only where no keyword search was made or it found nothing. The `k` nearest, and every keyword hit. Facts only, never
- * profile values.
- */
-async function teamCandidates(deps: FactWriteDeps, tenant: TenantId, ef: ExtractedFact, vector: Float32Array, k: number): Promise<Candidate[]> {
-  const words = topicWords(ef.content);
-  const [near, keyed] = await Promise.all([
-    deps.vectors.search(tenant, collectionFor('fact'), vector, TOPIC_POOL),
-    deps.lexical && words.length > 0 ? deps.lexical.search(tenant, words.join(' '), TOPIC_POOL, { layer: 'fact' }) : null,
-  ]);
-  const found = [...new Set([...near, ...keyed ?? []].map((h) => h.id))];
-  const topical = found.length > 0 ? await deps.memory.listFacts(tenant, { ids: found, layer: 'fact', limit: found.length }) : [];
-  const recent = keyed === null || keyed.length === 0 ? await deps.memory.listFacts(tenant, { layer: 'fact', limit: RECENT_POOL }) : [];
-  const pool = new Map([...recent, ...topical].map((f) => [f.id, f]));
-  if (pool.size === 0) return [];
-  const current = (keyed ?? []).map((h) => h.id).filter((id) => pool.has(id));
-  const hits = [...await deps.vectors.search(tenant, collectionFor('fact'), vector, k, { ids: [...pool.keys()] }),
-    ...current.length > 0 ? await deps.vectors.search(tenant, collectionFor('fact'), vector, current.length, { ids: current }) : []];
-  const scored = new Map<string, Candidate>();
-  for (const h of hits.sort((a, b) => b.score - a.score)) {
-    const fact = pool.get(h.id);
-    if (fact && !scored.has(h.id)) scored.set(h.id, { fact, score: h.score });
-  }
-  return [...scored.values()];
-}
-
-/** `candidates` whose facts are current still, as they read now, with the same scores. */
-async function stillCurrent(memory: MemoryStore, tenant: TenantId, candidates: readonly Candidate[]): Promise<Candidate[]> {
-  if (candidates.length === 0) return [];
-  const now = new Map((await memory.listFacts(tenant, { ids: candidates.map((c) => c.fact.id), limit: candidates.length })).map((f) => [f.id, f]));
-  return candidates.flatMap((c) => {
-    const fact = now.get(c.fact.id);
-    return fact ? [{ fact, score: c.score }] : [];
-  });
-}
-
-/**
- * What a team change among `extraction`'s facts may replace (`teamCandidates`), by the fact's index (undefined for a fact
- * that changes nothing), and their subjects: read before the consolidation takes its locks so it takes theirs too
- * (review12 F2); `writeFacts` weighs these (`WriteContext.team`), only those of subjects locked
- * (`WriteContext.lockedSubjects`).
- */
-export async function teamSubjects(
-  deps: FactWriteDeps, tenant: TenantId, extraction: ExtractionResult, vectors: Float32Array[], k: number,
-): Promise<{ subjects: string[]; candidates: Array<Candidate[] | undefined> }> {
-  const candidates = await Promise.all(extraction.facts.map(async (ef, i) => changesDecision(ef)
-    ? teamCandidates(deps, tenant, ef, vectors[i + 1] as Float32Array, k) : undefined));
-  return { subjects: [...new Set(candidates.flatMap((c) => c ?? []).map((c) => c.fact.subjectId))], candidates };
 }
 
 /** The names of `ids` (those not in `known` read in one call and kept there). */

@@ -193,6 +193,19 @@ describe('team decisions over three weekly meetings', () => {
     assert.match(endedBy(/^Ben will run the retro/), /Cy is taking over the retro now/, JSON.stringify(current));
   });
 
+  test("a team's decision is changed only from a session sharing two of its people, or by one of them (teamleft)", async () => {
+    const launch = (facts: Fact[]): string => [...outcome(facts).replaced].find(([text]) => /14 March 2027 for the launch/.test(text))?.[1] ?? 'still current';
+    const decided: Array<[string, string]> = [['Ana', "Morning everyone. We're targeting March 14 for the launch."], ['Ben', 'Sounds good.'], ['Chidi', 'Okay.']];
+    // On main 9025de92: another team's meeting, none of them in the first, moved this team's launch.
+    assert.equal(launch(await run('t-circle-apart', [decided,
+      [['Fay', 'Morning.'], ['Gus', 'Hi all.'], ['Eve', 'We need to move the launch to April 4.']]])), 'still current');
+    // Two of the first meeting's people present, or one of them saying it: the change reaches it.
+    assert.match(launch(await run('t-circle-two', [decided,
+      [['Ana', 'Morning.'], ['Ben', 'Hi all.'], ['Eve', 'We need to move the launch to April 4.']]])), /move the launch to Sunday 4 April 2027/);
+    assert.match(launch(await run('t-circle-one', [decided,
+      [['Fay', 'Morning.'], ['Gus', 'Hi all.'], ['Chidi', 'We need to move the launch to April 4.']]])), /move the launch to Sunday 4 April 2027/);
+  });
+
   test('a change about one topic closes no plan about another', async () => {
     const { replaced } = outcome(await run('t-meet-unrelated', [
       [['Ana', "We're targeting March 14 for the launch."], ['Ben', "I'll handle the vendor contract."],
