@@ -11,7 +11,8 @@ import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { RuleDecider, type Decider } from './decide.js';
 import { extractOnce, type KeptExtraction } from './extraction-context.js';
 import type { ExtractedFact, ExtractionResult, Extractor } from './extractor.js';
-import { teamSubjects, writeFacts, type MemoryOp } from './fact-writes.js';
+import { writeFacts, type MemoryOp } from './fact-writes.js';
+import { teamSubjects } from './team-candidates.js';
 import { MemoryIndexer } from './memory-indexer.js';
 import { finishPendingRenames } from '../interaction/finish-rename.js';
 import { nameUnnamed, renameInText, UNNAMED_WORDS } from '../interaction/rename-facts.js';
@@ -154,9 +155,9 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
     const deleted = processed === null ? [] : await deletedByMoved(deps, tenant, u);
     const withdrawing = (await withdrawnSubjects(deps.memory, tenant, [...moved, ...deleted])).map((id) => subjectLockKey(tenant, id));
     // A team change may replace another person's fact: their lock too, taken with the rest (review12 F2).
-    const team = await teamSubjects(deps, tenant, extraction, vectors, candidateK);
-    const keys = [...new Set([...consolidationLockKeys(tenant, sessionId, extraction), ...withdrawing, ...team.map((id) => subjectLockKey(tenant, id))])];
-    const lockedSubjects = new Set([...extraction.facts.map((f) => f.subjectId), ...team]);
+    const team = await teamSubjects(deps, tenant, u, extraction, vectors, candidateK);
+    const keys = [...new Set([...consolidationLockKeys(tenant, sessionId, extraction), ...withdrawing, ...team.subjects.map((id) => subjectLockKey(tenant, id))])];
+    const lockedSubjects = new Set([...extraction.facts.map((f) => f.subjectId), ...team.subjects]);
     // Each write under the speaker's lock, which an erasure takes to remove them (`speakerLockKey`), after checking the
     // turn is as read; never a decision (an LLM call): an erasure waits for one write at most, never for a model.
     const commit = turnCommit(locks, deps.graph, tenant, u);
@@ -178,7 +179,7 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
         withdrawn = first;
         // Named or renamed since the extraction read the names (a rename finished meanwhile): its facts say the name held now.
         const named = await withCurrentNames(deps, tenant, extraction, vectors);
-        return [...withdrawn, ...await writeFacts({ deps, indexer, decider, candidateK, logger: log, commit, lockedSubjects }, tenant, u, named.extraction, named.vectors, live)];
+        return [...withdrawn, ...await writeFacts({ deps, indexer, decider, candidateK, logger: log, commit, lockedSubjects, team: team.candidates }, tenant, u, named.extraction, named.vectors, live)];
       } catch (err) {
         // Erased, or given to another speaker since this job read it: that move's own job consolidates it for the new one.
         // Rewritten since (an erasure redacted someone's name or number in it): nothing more of the text read then is

@@ -44,6 +44,7 @@ import { statedIdentifier } from './identifiers.js';
 import { givesSecret } from './secret-values.js';
 import { withSpokenValues } from './spoken-values.js';
 import { statedAddress } from './delivery-address.js';
+import { acceptedProposal } from './accepted-proposal.js';
 import { declinedOffer, offerFact } from './offers.js';
 import { choiceWithRefusal, chosenFirst, refusal, withoutRefused } from './turned-down.js';
 import { oneAgreeing, theyAgreeing } from './verb-agreement.js';
@@ -184,6 +185,13 @@ export class EmbeddedExtractor implements Extractor {
     if (declined) {
       facts.push({ ...this.#fact(u, { content: declined.content, kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.6 },
         false, undefined, declined.eventTime), ...(declined.closesOffer ? { settles: 'cancelled' as const, planObject: declined.planObject } : {}) });
+    }
+    // "Should we use Postgres for the billing service?" / "Yeah, Postgres is fine.": in a meeting, the group's decision;
+    // the turn says nothing else (teamleft).
+    const accepted = declined ? null : acceptedProposal(this.#nlp, input, display, clean);
+    if (accepted) {
+      const made = this.#fact(u, { content: accepted.content, kind: 'plan', subject: 'speaker', slot: null, value: null, confidence: 0.6 }, false, undefined, accepted.eventTime);
+      return { facts: this.#written([{ ...made, planObject: accepted.planObject }], input, display), profileUpdates: [] };
     }
     // "robot forget what i just said": the withdrawal rules 47 reads, said as "cancel that" (trial 9).
     // "Please remember that I am allergic to nuts": the statement asked to be kept, the speaker's own (trial 9).

@@ -320,5 +320,13 @@
  * Tuesday to Thursday" after a move names both days, the event on the second (relative-date.ts); "I'd like to…" looks
  * ahead ("'d" is "would"; told-tense.ts); a cancellation naming a thing ends the bookings of it (an event told for a day,
  * or "would like to book / order…") with the request it withdraws (cancelled-plans.ts).
+ * 58 (teamleft; meet1 / fixteam leftovers): a proposal asked in a meeting of three or more ("Should we use Postgres for
+ * the billing service?") and accepted by someone else's bare acceptance ("Yeah, Postgres is fine.", "Sure, sounds good.")
+ * is the group's decision, "Ana and the group will use Postgres for the billing service" (accepted-proposal.ts); "yeah"
+ * to a statement, or to a question naming nothing to do, is none. A team change weighs the facts on its topic however
+ * long ago (nearest vectors and its topic nouns' keywords, not only the 200 newest facts; team-candidates.ts), only
+ * those said in a session sharing two people with its own or one its speaker was in; a noun the tagger tags as one is a
+ * topic noun though WordNet lacks it ("retro"), a closed-class word ("over") and "group" are none; a change acting on
+ * the earlier plan's object ("Cy is taking over the retro now" / "Ben will run the retro") needs no cosine (team-decisions.ts).
  */
-export const EMBEDDED_RULES_VERSION = 57;
+export const EMBEDDED_RULES_VERSION = 58;

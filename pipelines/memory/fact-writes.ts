@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import type { Logger } from 'pino';
 import type { GraphStore } from '../../graph/graph-store.js';
+import type { LexicalIndex } from '../../graph/lexical-index.js';
 import { factWithdrawn, type Fact, type MemoryStore, type NewFact } from '../../graph/memory-store.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
 import type { VectorStore } from '../../graph/vector-store.js';
@@ -19,6 +20,7 @@ import { inSaidOrder } from './said-order.js';
 import { closeInterrupted, decideWithStays, ownEnd } from './temporary-states.js';
 import { changesDecision } from './team-decisions.js';
 import { changedValue } from './value-change.js';
+import { stillCurrent, teamCandidates } from './team-candidates.js';
 
 /** Newest current facts of a subject searched by vector for near-duplicates and changes of mind. */
 const RECENT_POOL = 200;
@@ -41,6 +43,8 @@ export interface FactWriteDeps {
   memory: MemoryStore;
   vectors: VectorStore;
   extractor: Pick<Extractor, 'source'>;
+  /** The keyword index a team change's topic nouns are searched in (`teamCandidates`); absent: the newest facts only. */
+  lexical?: LexicalIndex;
 }
 
 /**
@@ -64,6 +68,12 @@ export interface WriteContext {
    * Absent: every subject's (a caller that holds no locks).
    */
   lockedSubjects?: ReadonlySet<string>;
+  /**
+   * What a team change among the facts may replace, by the fact's index, as `teamSubjects` read it before the locks
+   * were taken: read again here by id only (a fact closed meanwhile is dropped), never searched twice. Absent for a
+   * fact: searched here (`teamCandidates`).
+   */
+  team?: ReadonlyArray<readonly Candidate[] | undefined>;
 }
 
 /**
@@ -73,7 +83,7 @@ export interface WriteContext {
  * `live` aborts when the queue closes or a lock was lost: no write starts after that.
  */
 export async function writeFacts(
-  { deps, indexer, decider, candidateK, logger, commit = (write) => write(), lockedSubjects }: WriteContext, tenant: TenantId, u: Utterance,
+  { deps, indexer, decider, candidateK, logger, commit = (write) => write(), lockedSubjects, team: read }: WriteContext, tenant: TenantId, u: Utterance,
   extraction: ExtractionResult, vectors: Float32Array[], live: AbortSignal,
 ): Promise<MemoryOp[]> {
   await commit(() => indexer.indexUtterance(tenant, u, vectors[0] as Float32Array));
@@ -103,7 +113,8 @@ export async function writeFacts(
     }
     const candidates = await nearestCandidates(deps, tenant, u.sessionId, ef, vector, candidateK);
     const team = changesDecision(ef)
-      ? (await teamCandidates(deps, tenant, vector, candidateK)).filter((c) => !lockedSubjects || lockedSubjects.has(c.fact.subjectId))
+      ? (read?.[i] ? await stillCurrent(deps.memory, tenant, read[i]) : await teamCandidates(deps, tenant, u, ef, vector, candidateK))
+        .filter((c) => !lockedSubjects || lockedSubjects.has(c.fact.subjectId))
       : undefined;
     const retractedFacts = ef.retractsUtteranceIds ? await factsFrom(deps.memory, tenant, ef.retractsUtteranceIds) : [];
     const names = await peopleNames(deps.graph, tenant, [u.speakerId, ...u.addresseeIds, ef.subjectId,
@@ -188,31 +199,6 @@ async function nearestCandidates(
   // Same-slot facts always count, even when not among the nearest vectors.
   for (const f of slotted) if (!scored.some((c) => c.fact.id === f.id)) scored.push({ fact: f, score: 0 });
   return scored.slice(0, k + 4);
-}
-
-/**
- * The deployment's newest current facts nearest `vector`, whoever they are about: what a change of a team's decision,
- * plan or task owner may replace (`DecisionInput.team`). Facts only, never profile values.
- */
-async function teamCandidates(deps: FactWriteDeps, tenant: TenantId, vector: Float32Array, k: number): Promise<Candidate[]> {
-  const pool = new Map((await deps.memory.listFacts(tenant, { layer: 'fact', limit: RECENT_POOL })).map((f) => [f.id, f]));
-  if (pool.size === 0) return [];
-  const hits = await deps.vectors.search(tenant, collectionFor('fact'), vector, k, { ids: [...pool.keys()] });
-  return hits.flatMap((h) => {
-    const fact = pool.get(h.id);
-    return fact ? [{ fact, score: h.score }] : [];
-  });
-}
-
-/**
- * The subjects of the facts a team change among `extraction`'s facts may replace (`teamCandidates`), read before the
- * consolidation takes its locks so it takes theirs too (review12 F2): a fact of a subject come in since is not weighed
- * (`WriteContext.lockedSubjects`).
- */
-export async function teamSubjects(deps: FactWriteDeps, tenant: TenantId, extraction: ExtractionResult, vectors: Float32Array[], k: number): Promise<string[]> {
-  const subjects = await Promise.all(extraction.facts.map(async (ef, i) => changesDecision(ef)
-    ? (await teamCandidates(deps, tenant, vectors[i + 1] as Float32Array, k)).map((c) => c.fact.subjectId) : []));
-  return [...new Set(subjects.flat())];
 }
 
 /** The names of `ids` (those not in `known` read in one call and kept there). */

@@ -30,7 +30,7 @@ const OWNER_NOW = /\b(?:is|are|['’]s|['’]re)\s+(?:handling|doing|owning|cove
 const GENERIC = new Set(('use using used need move moving cut cutting handle handling plan plans target targeting way thing things '
   + 'time times day days week weeks month months year years today tomorrow morning afternoon evening night weekend '
   + 'monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september '
-  + 'october november december team everyone everybody people others other lot bit percent per cent mind change changes '
+  + 'october november december team group everyone everybody people others other lot bit percent per cent mind change changes '
   + 'fine sure okay yeah go going work working take taking make making get getting start end deal part side point '
   + 'instead now all anymore longer will shall can may might must would could should gonna wanna '
   + 'one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred thousand half').split(' '));
@@ -44,17 +44,34 @@ const DECISION_KINDS: ReadonlySet<string> = new Set(['plan', 'commitment', 'requ
  */
 const DECIDED_CUE = /\b(?:will|['’]ll|going to|plans? to|planning|need to|needs to|should|shouldn['’]t|let['’]s|targeting|target|aiming|decided|is fine|are fine|go(?:ing)? with|in charge of|responsible for|owns?|takes? over|(?:is|are|['’]s|['’]re)\s+(?:now\s+)?(?:handling|doing|running|leading|owning|covering|managing|taking|moving|using|going))\b/i;
 
+/** Tags of words never a topic noun: verbs, and the closed classes (prepositions and particles, determiners, pronouns, conjunctions). */
+const CLOSED: ReadonlySet<string> = new Set(['VERB', 'AUX', 'ADP', 'PART', 'DET', 'PRON', 'CCONJ', 'SCONJ']);
+
 /**
- * The topic nouns of `text`, as stems: lower-case words WordNet lists as nouns, other than `people`'s names, numbers,
- * `GENERIC` words and words used as verbs there ("book", "call", "run" in "I'll book the flights": review12 F1). A
- * capitalised word is a name ("Ben", "Postgres"): a person, or the value decided, never the topic.
+ * The topic nouns of `text`, as stems: lower-case words WordNet lists as nouns, or the POS tagger tags as nouns there
+ * ("retro", which WordNet lists only as an adjective), other than `people`'s names, numbers, `GENERIC` words, words of
+ * a closed class there ("over", `CLOSED`) and words used as verbs there ("book", "call", "run" in "I'll book the
+ * flights": review12 F1). A capitalised word is a name ("Ben", "Postgres"): a person, or the value decided, never the topic.
  */
 export function topicNouns(text: string, people: readonly string[] = []): Set<string> {
+  return new Set(topicWords(text, people).map(stem));
+}
+
+/**
+ * The words `topicNouns` stems, lower-case, each once, in the order said: what a keyword search for the facts on the
+ * same topic asks for (`teamCandidates`, fact-writes.ts).
+ */
+export function topicWords(text: string, people: readonly string[] = []): string[] {
   const names = new Set(people.flatMap((p) => p.toLowerCase().split(/\s+/)));
   const nlp = wink();
   const tokens = nlp.readDoc(text).tokens();
   const pos = tokens.out(nlp.its.pos) as string[];
-  const verbs = new Set((tokens.out() as string[]).filter((_, i) => pos[i] === 'VERB' || pos[i] === 'AUX').map((w) => w.toLowerCase()));
+  const said = (tokens.out() as string[]).map((w) => w.toLowerCase());
+  // A verb there, or a word of a closed class ("over" in "taking over the retro", a noun in WordNet as a cricket term).
+  const verbs = new Set(said.filter((_, i) => CLOSED.has(pos[i] ?? '')));
+  // WordNet keeps adjectives and adverbs out ("fine", "good", "quickly"); a word the tagger reads as a noun in this
+  // sentence is one whether WordNet lists it as one or not ("the retro").
+  const tagged = new Set(said.filter((_, i) => pos[i] === 'NOUN'));
   const out = new Set<string>();
   for (const w of text.match(/(?<![\w'’-])[a-z][a-z'’-]+/g) ?? []) {
     const word = w.replace(/['’]s$/, '');
@@ -62,10 +79,10 @@ export function topicNouns(text: string, people: readonly string[] = []): Set<st
     // A word WordNet does not list at all ("analytics", "offsite") is a term of the trade, kept when long enough.
     const senses = defaultWordNet().senses(word);
     const unlisted = !senses.ordinary && !senses.proper && !senses.notNoun && word.length >= 5;
-    if (!unlisted && defaultWordNet().nounKinds(word).length === 0) continue;
-    out.add(stem(word));
+    if (!unlisted && !tagged.has(word) && defaultWordNet().nounKinds(word).length === 0) continue;
+    out.add(word);
   }
-  return out;
+  return [...out];
 }
 
 /**
@@ -110,6 +127,16 @@ function othersReplaced(fact: ExtractedFact, earlier: Weighed, people: readonly 
   return earlier.score >= OTHER_COSINE || [...fact.planObject?.objects ?? [], ...fact.planObject?.complements ?? []].some((o) => named.has(stem(o)));
 }
 
+/**
+ * True when the change acts on the thing the earlier plan acts on: an object or complement of the change is an object of
+ * the earlier's plan ("Cy is taking over the retro now" / "Ben will run the retro"). Such a change needs no cosine: short
+ * task sentences with other verbs score low (USE-lite 0.46–0.50 for these two; teamleft).
+ */
+function actsOnObject(fact: ExtractedFact, earlier: Fact): boolean {
+  const objects = new Set((earlier.planObject?.objects ?? []).map(stem));
+  return [...fact.planObject?.objects ?? [], ...fact.planObject?.complements ?? []].some((o) => objects.has(stem(o)));
+}
+
 /** What {@link replacedDecision} weighs: a current fact and its cosine similarity to the new one. */
 export interface Weighed {
   fact: Fact;
@@ -118,15 +145,15 @@ export interface Weighed {
 
 /**
  * The earlier decision, plan or task a changing statement (`changesDecision`) replaces: the most similar current one
- * (cosine at least `minCosine`) said before it that names a topic noun of it (`topicNouns`), people aside; one about
- * another person only as `othersReplaced` allows. Undefined when none does: an unrelated plan ("update the onboarding
- * docs") is never closed by a change about the launch.
+ * (cosine at least `minCosine`, or any when the change acts on its object: `actsOnObject`) said before it that names a
+ * topic noun of it (`topicNouns`), people aside; one about another person only as `othersReplaced` allows. Undefined
+ * when none does: an unrelated plan ("update the onboarding docs") is never closed by a change about the launch.
  */
 export function replacedDecision(fact: ExtractedFact, candidates: readonly Weighed[], people: readonly string[], minCosine: number): Weighed | undefined {
   if (!changesDecision(fact)) return undefined;
   const topic = topicNouns(fact.content, people);
   if (topic.size === 0) return undefined;
-  return candidates.find((c) => c.score >= minCosine && holdsDecision(c.fact) && c.fact.content !== fact.content
+  return candidates.find((c) => (c.score >= minCosine || actsOnObject(fact, c.fact)) && holdsDecision(c.fact) && c.fact.content !== fact.content
     && (c.fact.subjectId === fact.subjectId || othersReplaced(fact, c, people))
     && [...topicNouns(c.fact.content, people)].some((w) => topic.has(w)));
 }
