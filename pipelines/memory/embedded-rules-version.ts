@@ -305,5 +305,10 @@
  * nine thirty Park Lane", "at two Hyde Park Corner", "let's order / in case two hundred…"). A secret given ("my PIN is
  * double seven three one", "the password is hunter2": a value right after "is"; graph/spoken-secrets.ts) gives no fact,
  * no value, and no lexical term of its spoken digits; "the wifi password is on the fridge" is an ordinary sentence.
+ * 56 (trial11 F5; an agent's text on a phone call): an acknowledgement opening a sentence before a comma ("No problem, …",
+ * "Done, …", "Sure, …") is no part of the fact, and a listed first name it calls, capitalised before a comma ("Done Tom,
+ * …", "No problem, Tom, …") is a vocative whoever holds it: taken out of the fact when the listener is unnamed, named
+ * otherwise or unknown (was "Agent Sam done Tom, the listener's repair…"), and, said to no one known, the person called
+ * (called-listener.ts `acknowledgedNames`, `withoutAcknowledgement`).
  */
-export const EMBEDDED_RULES_VERSION = 55;
+export const EMBEDDED_RULES_VERSION = 56;
