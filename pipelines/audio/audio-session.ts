@@ -204,7 +204,7 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
    * progress (no acknowledged audio, no event), so a backlog on a busy machine is finished, not dropped
    * with the caller's last words. While a stopped turn still awaits its final, the limit is
    * `finalTimeoutMs` (default {@link FINAL_WAIT_MS}) instead: a worker decoding a turn acknowledges nothing
-   * meanwhile (on a loaded 2-core machine the second pass alone of a phone call's first turn took 7–9 s; trial11 F3). A turn
+   * meanwhile, and on a loaded machine decoding a phone call's first turn (decoded twice) can outlast `timeoutMs` (trial11 F3). A turn
    * still without its final when it gives up is reported (a non-fatal `PARLEY_ERR_UPSTREAM` error event), never
    * lost silently. The event iterator then ends.
    */
