@@ -43,6 +43,8 @@ export type AudioSessionEvent =
       audio: Float32Array;
       /** Session time of `audio[0]`. */
       audioOffsetMs: number;
+      /** The recogniser's final had no words though its partials had: `text` is the latest partial (`confidence` 0). */
+      fromPartial?: true;
     }
   | {
       /** Audio shed under overload since the last such event: sent when an episode ends, or the session closes in one. */

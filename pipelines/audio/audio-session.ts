@@ -48,6 +48,12 @@ export interface AudioSessionOptions {
 }
 
 /**
+ * How long a flushing {@link AudioSession.close} waits without progress while a stopped turn awaits its final, ms:
+ * the worker decoding it acknowledges no audio meanwhile (a phone call's first turn is decoded twice).
+ */
+export const FINAL_WAIT_MS = 60_000;
+
+/**
  * One client's audio session: decode → (worker) VAD → end of turn → streaming ASR, with events read by
  * iterating the session. Overload (audio faster than real time, a pool or consumer that falls behind)
  * sheds the excess audio and emits one `PARLEY_ERR_OVERLOADED` error event per episode, at its first shed frame,
@@ -196,29 +202,41 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
    * Stop the session. With `flush`, first commit the open turn and wait until queued audio is processed
    * and every stopped turn has its final; it gives up only after `timeoutMs` (default 10000) without
    * progress (no acknowledged audio, no event), so a backlog on a busy machine is finished, not dropped
-   * with the caller's last words. The event iterator then ends.
+   * with the caller's last words. While a stopped turn still awaits its final, the limit is
+   * `finalTimeoutMs` (default {@link FINAL_WAIT_MS}) instead: a worker decoding a turn acknowledges nothing
+   * meanwhile, and on a loaded machine decoding a phone call's first turn (decoded twice) can outlast `timeoutMs` (trial11 F3). A turn
+   * still without its final when it gives up is reported (a non-fatal `PARLEY_ERR_UPSTREAM` error event), never
+   * lost silently. The event iterator then ends.
    */
-  async close(options: { flush?: boolean; timeoutMs?: number } = {}): Promise<void> {
+  async close(options: { flush?: boolean; timeoutMs?: number; finalTimeoutMs?: number } = {}): Promise<void> {
     if (this.closed) return;
     // An episode still open when the stream closes is reported now: nothing else will end it.
     this.reportShed();
     if (options.flush) {
       this.commit();
-      const limit = options.timeoutMs ?? 10000;
+      const idleLimit = options.timeoutMs ?? 10000;
+      const finalLimit = Math.max(idleLimit, options.finalTimeoutMs ?? FINAL_WAIT_MS);
+      const limit = (): number => (this.awaitingFinal > 0 ? finalLimit : idleLimit);
+      let gaveUp = false;
       await new Promise<void>((resolve) => {
-        let timer = setTimeout(done, limit);
+        let timer = setTimeout(() => { gaveUp = true; done(); }, limit());
         function done(): void {
           clearTimeout(timer);
           resolve();
         }
         this.onProgress = () => {
           clearTimeout(timer);
-          timer = setTimeout(done, limit);
+          timer = setTimeout(() => { gaveUp = true; done(); }, limit());
         };
         this.idleWaiters.push(done);
         this.checkIdle();
       });
       this.onProgress = null;
+      if (gaveUp && this.awaitingFinal > 0) {
+        const n = this.awaitingFinal;
+        this.channel.put({ type: 'error', code: 'PARLEY_ERR_UPSTREAM', fatal: false,
+          message: `speech recognition did not finish ${n === 1 ? 'the last turn' : `the last ${n} turns`} within ${finalLimit / 1000} s of the stream's end: ${n === 1 ? 'it was' : 'they were'} not stored (no transcript.final)` });
+      }
     }
     this.closed = true;
     this.stream.close();

@@ -27,7 +27,8 @@ export interface SpeechPipelineOptions {
   names?: string[];
 }
 
-interface OpenTurn { id: number; onsetMs: number; asr: AsrTurnStream; chunks: Float32Array[]; firstSample: number }
+/** `heard`: the turn's latest non-empty partial text ('' before any), what its final falls back to when it comes back empty. */
+interface OpenTurn { id: number; onsetMs: number; asr: AsrTurnStream; chunks: Float32Array[]; firstSample: number; heard: string }
 
 /**
  * One stream's VAD → end-of-turn → streaming ASR pipeline over 16 kHz audio. Holds the stream's
@@ -125,7 +126,7 @@ export class SpeechPipeline {
     const id = this.nextTurnId++;
     const from = Math.max(0, Math.round((onsetMs - this.opts.prePaddingMs) * SAMPLES_PER_MS));
     const first = this.ring.find((w) => w.start + SILERO_WINDOW_SAMPLES > from);
-    this.turn = { id, onsetMs, asr: this.asr.startTurn({ stream: this.asrStream, ...(this.names.length > 0 ? { names: this.names } : {}) }), chunks: [], firstSample: first ? Math.max(from, first.start) : from };
+    this.turn = { id, onsetMs, asr: this.asr.startTurn({ stream: this.asrStream, ...(this.names.length > 0 ? { names: this.names } : {}) }), chunks: [], firstSample: first ? Math.max(from, first.start) : from, heard: '' };
     this.emit({ type: 'speech_started', turnId: id, audioStartMs: onsetMs });
     for (const w of this.ring) {
       if (w.start + SILERO_WINDOW_SAMPLES <= from) continue;
@@ -138,7 +139,7 @@ export class SpeechPipeline {
     if (!turn) return;
     turn.chunks.push(samples);
     const partial = turn.asr.accept(samples);
-    if (partial !== undefined) this.emit({ type: 'partial', turnId: turn.id, text: partial, atMs: endSample / SAMPLES_PER_MS });
+    if (partial !== undefined) this.partial(turn, partial, endSample / SAMPLES_PER_MS);
   }
 
   /**
@@ -148,7 +149,12 @@ export class SpeechPipeline {
   private flushPartial(): void {
     const turn = this.turn;
     const partial = turn?.asr.flush();
-    if (turn && partial !== undefined) this.emit({ type: 'partial', turnId: turn.id, text: partial, atMs: this.positionMs });
+    if (turn && partial !== undefined) this.partial(turn, partial, this.positionMs);
+  }
+
+  private partial(turn: OpenTurn, text: string, atMs: number): void {
+    if (text.trim() !== '') turn.heard = text;
+    this.emit({ type: 'partial', turnId: turn.id, text, atMs });
   }
 
   private endTurn(speechEndMs: number, decidedAtMs: number, reason: EndReason): void {
@@ -160,8 +166,13 @@ export class SpeechPipeline {
     this.emit({ type: 'speech_stopped', turnId: turn.id, audioEndMs: speechEndMs, decidedAtMs, reason });
     const audio = concat(turn.chunks, Math.round((speechEndMs + TAIL_MS) * SAMPLES_PER_MS) - turn.firstSample);
     turn.asr.finish().then(
-      (r) => this.emit({ type: 'final', turnId: turn.id, text: r.text, startMs: turn.onsetMs, endMs: speechEndMs,
-        confidence: r.confidence, audio, audioOffsetMs: turn.firstSample / SAMPLES_PER_MS }),
+      (r) => {
+        // A final with no words after partials that had some (a second decoding pass can lose what the first heard):
+        // the turn keeps its latest partial, at confidence 0, rather than vanish from the transcript.
+        const fallback = r.text.trim() === '' && turn.heard !== '';
+        this.emit({ type: 'final', turnId: turn.id, text: fallback ? turn.heard : r.text, startMs: turn.onsetMs, endMs: speechEndMs,
+          confidence: fallback ? 0 : r.confidence, audio, audioOffsetMs: turn.firstSample / SAMPLES_PER_MS, ...(fallback ? { fromPartial: true } : {}) });
+      },
       (err: unknown) => {
         this.emit({ type: 'error', code: 'PARLEY_ERR_UPSTREAM', fatal: false,
           message: `speech recognition failed for turn ${turn.id}: ${err instanceof Error ? err.message : String(err)}` });

@@ -159,7 +159,10 @@ export class InteractionIngest {
   private async store(tenant: TenantId, sessionId: string, inputs: UtteranceInput[], options: AddUtterancesOptions): Promise<IngestedUtterance[]> {
     const { graph } = this.deps;
     const now = new Date((this.deps.clock ?? Date.now)()).toISOString();
-    await graph.openSession(tenant, sessionId, now);
+    const session = await graph.openSession(tenant, sessionId, now);
+    // Read once, and only when a turn no cue addresses needs it.
+    let caller: Promise<Participant | null> | undefined;
+    const callerOfCall = (): Promise<Participant | null> => (caller ??= callersParticipant(graph, tenant, session.metadata));
     const resolver = new ParticipantResolver(graph, tenant);
     const history = await graph.recentUtterances(tenant, sessionId, PRESENCE_WINDOW);
     const recent = history.map((u) => ({ speakerId: u.speakerId, text: u.text }));
@@ -185,9 +188,15 @@ export class InteractionIngest {
         await this.naming.record(tenant, sessionId, resolver, speaker.id, calledFor.names, 'answered', here);
       }
       calledFor = { speakerId: speaker.id, names: unknownVocatives(input.text, here) };
-      const addressees = input.addressees
+      let addressees = input.addressees
         ? await Promise.all(input.addressees.map(async (a) => (await resolver.resolve(a)).participant))
         : await resolver.byIds(await this.inferAddressees(tenant, sessionId, resolver, speaker.id, input.text, recent, present));
+      // A phone call's turn no cue addresses, with no one else here yet (the agent's text stored before the caller's
+      // first words are recognised): said to the call's caller, the holder of its external id (trial11 F5).
+      if (!input.addressees && addressees.length === 0 && [...present].every((id) => id === speaker.id)) {
+        const callee = await callerOfCall();
+        if (callee && callee.id !== speaker.id) addressees = [callee];
+      }
       recent.push({ speakerId: speaker.id, text: input.text });
       pending.push({ input, speaker, isNew: input.speakerIsNew ?? isNew, addressees: addressees.filter((a) => a.id !== speaker.id) });
     }
@@ -311,4 +320,16 @@ class KeyedLocks {
       for (const k of keys) if (this.#tails.get(k) === mine) this.#tails.delete(k);
     }
   }
+}
+
+/**
+ * The caller of a `/v1/twilio` call (session metadata `channel: "twilio"`, its `twilio.custom_parameters.external_id`):
+ * the participant holding that external id; null for another session, a call without one, or one nobody holds yet (a
+ * new caller's participant is made by their first recognised words).
+ */
+async function callersParticipant(graph: GraphStore, tenant: TenantId, metadata: Record<string, unknown>): Promise<Participant | null> {
+  if (metadata.channel !== 'twilio') return null;
+  const twilio = metadata.twilio as { custom_parameters?: Record<string, unknown> } | undefined;
+  const externalId = twilio?.custom_parameters?.external_id;
+  return typeof externalId === 'string' && externalId.trim() !== '' ? graph.getParticipantByExternalId(tenant, externalId) : null;
 }

@@ -5,6 +5,7 @@
  * naming whoever answers, see pipelines/interaction/session-naming.ts), and a fact about the person called alone is not
  * kept (it would have no participant to be about).
  */
+import { givenNamePrevalence } from '../speaker/given-names.js';
 import { findVocatives } from '../speaker/name-patterns.js';
 import type { ExtractionInput, ExtractionResult } from './extractor.js';
 import { findDates } from './relative-date.js';
@@ -20,7 +21,8 @@ export function calledNames(input: ExtractionInput): string[] {
   const own = (input.names[u.speakerId] ?? '').toLowerCase();
   // "Sunday, I went to the market": a day or a month opening a sentence is when, not whom.
   // "i am sorry james i will…": unpunctuated, the name after an apology is called too (fix7b).
-  return [...new Set([...findVocatives(u.text), ...apologyCalls(u.text)])].filter((name) => name.toLowerCase() !== own && findDates(name, u.time).length === 0);
+  // "Done Tom, your repair is booked": the name an acknowledgement calls (trial11 F5).
+  return [...new Set([...findVocatives(u.text), ...apologyCalls(u.text), ...acknowledgedNames(u.text)])].filter((name) => name.toLowerCase() !== own && findDates(name, u.time).length === 0);
 }
 
 /** Runs `extract` with the people called as the turn's listeners, and takes them out of what it returns. */
@@ -47,7 +49,24 @@ const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * Words that may open a call by name: "hey Ben, …", "thanks Ben, …", and an agent's acknowledgement before the caller's
  * name ("Done Maria, the new address is…", "Sure Tom, …"; calls2).
  */
-const CALL_OPENERS = '(?:hi|hey|hello|thanks|thank you|ok|okay|so|well|yes|yeah|no|sorry|right|oh|and|but|done|sure|great|perfect|alright|all right|of course|certainly|noted|got it)';
+const ACKNOWLEDGEMENTS = ['hi', 'hey', 'hello', 'thanks', 'thank you', 'ok', 'okay', 'so', 'well', 'yes', 'yeah', 'no', 'sorry', 'right', 'oh',
+  'and', 'but', 'done', 'sure', 'great', 'perfect', 'alright', 'all right', 'of course', 'certainly', 'noted', 'got it', 'no problem'];
+const CALL_OPENERS = `(?:${[...ACKNOWLEDGEMENTS].sort((a, b) => b.length - a.length).join('|')})`;
+const ACKNOWLEDGED = new Set(ACKNOWLEDGEMENTS);
+
+/**
+ * Listed first names an acknowledgement opening a sentence calls, capitalised, before a comma ("Done Tom, your repair is
+ * booked", "No problem, Tom, …", "Sure Maria, …"): a person called whether or not anyone present holds the name
+ * (trial11 F5: the agent's text on a call, stored before the caller's first words).
+ */
+export function acknowledgedNames(text: string): string[] {
+  const found: string[] = [];
+  for (const sentence of text.split(/(?<=[.!?])\s+/)) {
+    const m = /^\s*(\p{L}+(?:\s+\p{L}+)?)\s*,?\s+(\p{Lu}\p{Ll}+)\s*,\s*\S/u.exec(sentence);
+    if (m && ACKNOWLEDGED.has(m[1]!.toLowerCase().replace(/\s+/g, ' ')) && givenNamePrevalence(m[2]!) > 0) found.push(m[2]!);
+  }
+  return found;
+}
 /** Titles a listener's name may carry, never called alone ("Agent Kim", "Mrs Lopez"). */
 const TITLES = new Set(['agent', 'mr', 'mrs', 'ms', 'miss', 'dr', 'sir', 'madam', 'doctor']);
 
@@ -70,5 +89,15 @@ export function withoutVocative(sentence: string, listeners: readonly string[]):
   const opening = new RegExp(`^\\s*(?:${CALL_OPENERS}[\\s,]+)?${name}\\s*[,:!]\\s+(?=\\S)`, 'i');
   const closing = new RegExp(`\\s*,\\s*(?:${CALL_OPENERS}\\s+)?${name}(?=\\s*[.!?]*\\s*$)`, 'i');
   const out = sentence.replace(opening, '').replace(closing, '');
+  return /\p{L}/u.test(out) ? out : sentence;
+}
+
+/**
+ * `sentence` without an acknowledgement that opens it before a comma ("No problem, the new address is…", "Done, …",
+ * "Sure, …"; trial11 F5): the agent's reply to a request is no part of what it tells. "No, …", "Yes, …" and "Okay, …" are
+ * left to the rules that read them (a correction, an answer).
+ */
+export function withoutAcknowledgement(sentence: string): string {
+  const out = sentence.replace(/^\s*(?:no problem|done|sure|certainly|of course|noted|got it|perfect|great|alright|all right)\s*,\s+(?=\S)/i, '');
   return /\p{L}/u.test(out) ? out : sentence;
 }

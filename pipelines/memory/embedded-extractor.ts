@@ -9,7 +9,7 @@ import { actsOnNewThing, readEventObject, readPlanObject } from './plan-object.j
 import { splitPlanClauses } from './clause-split.js';
 import { withCapitalI, withJointI, withoutFillers } from './spoken-text.js';
 import { forNowClauses } from './for-now-clauses.js';
-import { withCalledListeners, withoutVocative } from './called-listener.js';
+import { acknowledgedNames, withCalledListeners, withoutAcknowledgement, withoutVocative } from './called-listener.js';
 import { DEFAULT_ASSISTANT_NAMES } from '../interaction/non-person-labels.js';
 import { withoutAssistant } from './assistant-names.js';
 import { finishedExtraction } from './finished-facts.js';
@@ -167,6 +167,9 @@ export class EmbeddedExtractor implements Extractor {
     const profileUpdates: ProfileUpdate[] = [];
     // "The plumber sent me a quote, I'll forward it…": the report and the plan, each a sentence of its own.
     const listeners = u.addresseeIds.map(display);
+    // "Done Tom, your repair is booked", to a caller not named yet or to no one known: the name an acknowledgement
+    // calls is no part of the fact, whoever holds it (trial11 F5).
+    const calledListeners = [...listeners, ...acknowledgedNames(u.text)];
     // "Glad to hear it": a pleasantry is no memory; nor is a meeting's formula ("thanks everyone, see you next week",
     // "let's go through the action items") or a bare reaction ("that seems like a lot"; trial10 F5).
     // "About the budget, I changed my mind": the topic said first goes after the clause (meeting-phrases.ts).
@@ -200,7 +203,7 @@ export class EmbeddedExtractor implements Extractor {
     const afterQuestion = /\?/.test([...input.previous].reverse().find((p) => p.speakerId !== u.speakerId)?.text ?? '');
     const sentences = clean(declined ? declined.rest : u.text).flatMap(retractionAndClause)
       .map((s) => (isWithdrawal(s, called) ? 'Cancel that.' : withoutApology(withoutPhatic(s), listeners))).filter((s) => s.length > 0)
-      .map((s) => { const said = withTopicLast(withoutCorrectingNo(withoutVocative(s, listeners))); const told = withAllergyCorrected(rememberedStatement(said, called) ?? said); return refusal(told) ?? chosenFirst(told); })
+      .map((s) => { const said = withTopicLast(withoutCorrectingNo(withoutAcknowledgement(withoutVocative(s, calledListeners)))); const told = withAllergyCorrected(rememberedStatement(said, called) ?? said); return refusal(told) ?? chosenFirst(told); })
       // "my PIN is double seven three one", "my password is sunshine": a secret is no memory (rules 55, 56).
       .filter((s) => !pleasantry(this.#nlp, s, listeners) && !meetingFormula(s, afterQuestion) && !givesSecret(this.#nlp, s))
       .map((s) => withElidedI(this.#nlp, s, listeners)).flatMap((s) => splitPlanClauses(this.#nlp, s))

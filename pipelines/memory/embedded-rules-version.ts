@@ -328,5 +328,10 @@
  * those said in a session sharing two people with its own or one its speaker was in; a noun the tagger tags as one is a
  * topic noun though WordNet lacks it ("retro"), a closed-class word ("over") and "group" are none; a change acting on
  * the earlier plan's object ("Cy is taking over the retro now" / "Ben will run the retro") needs no cosine (team-decisions.ts).
+ * 59 (trial11 F5; an agent's text on a phone call): an acknowledgement opening a sentence before a comma ("No problem, …",
+ * "Done, …", "Sure, …") is no part of the fact, and a listed first name it calls, capitalised before a comma ("Done Tom,
+ * …", "No problem, Tom, …") is a vocative whoever holds it: taken out of the fact when the listener is unnamed, named
+ * otherwise or unknown (was "Agent Sam done Tom, the listener's repair…"), and, said to no one known, the person called
+ * (called-listener.ts `acknowledgedNames`, `withoutAcknowledgement`).
  */
-export const EMBEDDED_RULES_VERSION = 58;
+export const EMBEDDED_RULES_VERSION = 59;

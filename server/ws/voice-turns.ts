@@ -333,9 +333,12 @@ export class VoiceTurns {
         const turnId = this.turnIds.get(e.turnId);
         this.turnIds.delete(e.turnId);
         if (!turnId || e.text.trim() === '') {
+          // No transcript.final for a turn recognised as no words (docs/PROTOCOL.md): the log says which turn it was.
+          if (turnId) s.log.info({ turnId, startMs: offsetMs + e.startMs, endMs: offsetMs + e.endMs }, 'turn recognised as no words: not stored, no transcript.final');
           this.unstoredAudio.turnDropped(e.turnId);
           return;
         }
+        if (e.fromPartial) s.log.info({ turnId }, 'the recogniser\'s final had no words: the turn is stored with its latest partial text');
         // Stored in arrival order with the session's other messages; `close(true)` stores any still
         // waiting itself, since `session.end` runs in that same queue ahead of them.
         this.lastEndMs = Math.max(this.lastEndMs, offsetMs + e.endMs);

@@ -177,6 +177,44 @@ describe('SpeechPipeline (real Silero VAD + pocketsphinx)', () => {
     }
   });
 
+  test('a final with no words after partials that had some keeps the latest partial (confidence 0); one with none stays empty', async () => {
+    // trial11 F3: a second decoding pass came back empty and the caller's whole turn vanished from the transcript.
+    const emptyFinal = (partials: boolean): StreamingAsr => ({
+      name: 'empty-final', producesPartials: true,
+      startTurn: () => {
+        let heard = 0;
+        return {
+          accept: (samples) => { heard += samples.length; return partials && heard % 4800 < samples.length ? `words ${heard}` : undefined; },
+          flush: () => (partials ? `last words ${heard}` : undefined),
+          finish: async () => ({ text: ' ', confidence: 0.9 }),
+          abort: () => undefined,
+        };
+      },
+      close: async () => undefined,
+    });
+    const f = fixtures[0];
+    assert.ok(f);
+    const samples = fixtureSamples(f);
+    for (const partials of [true, false]) {
+      const events: AudioSessionEvent[] = [];
+      const p = new SpeechPipeline(vad, emptyFinal(partials), (e) => events.push(e));
+      for (let i = 0; i < samples.length; i += 1600) await p.process(samples.subarray(i, i + 1600), i);
+      await new Promise((r) => setImmediate(r));
+      const finals = events.filter((e) => e.type === 'final');
+      assert.equal(finals.length, f.utterances.length);
+      for (const fin of finals) {
+        const last = events.filter((e) => e.type === 'partial' && e.turnId === fin.turnId).at(-1);
+        if (partials) {
+          assert.ok(last?.type === 'partial');
+          assert.deepEqual([fin.text, fin.confidence, fin.fromPartial], [last.text, 0, true]);
+        } else {
+          assert.equal(last, undefined);
+          assert.deepEqual([fin.text, fin.confidence, fin.fromPartial], [' ', 0.9, undefined], 'no partial: the recogniser\'s own final');
+        }
+      }
+    }
+  });
+
   test('silence produces no turns', async () => {
     assert.deepEqual(await runFile(new Float32Array(16000 * 2)), []);
   });

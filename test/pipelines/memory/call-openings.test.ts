@@ -77,6 +77,23 @@ describe('calls2 F9: agent turns', () => {
     assert.deepEqual(contents(tom), ['Agent Kim has cancelled order 5520']);
   });
 
+  test('trial11 F5: an acknowledgement, with or without a name, opens no fact when the listener is unknown, unnamed or named otherwise', async () => {
+    const listeners: [string, Record<string, string | null>, string[]][] = [
+      ['no one known', { a: 'Agent Sam' }, []], ['the caller, not named yet', { a: 'Agent Sam', b: null }, ['b']],
+      ['a caller named otherwise', { a: 'Agent Sam', b: 'Nina Cole' }, ['b']]];
+    for (const [who, names, to] of listeners) {
+      for (const text of ['Done Tom, the new delivery address is 4 Mill Lane.', 'No problem, the new delivery address is 4 Mill Lane.',
+        'No problem Tom, the new delivery address is 4 Mill Lane.', 'No problem, Tom, the new delivery address is 4 Mill Lane.']) {
+        assert.deepEqual(contents(await extract(text, names, to)), ['The new delivery address is 4 Mill Lane'], `${text} (to ${who})`);
+      }
+      const done = contents(await extract('Done Tom, your repair is booked for Tuesday.', names, to));
+      assert.ok(done.every((c) => !/\b(?:done|Tom|listener)\b/i.test(c)), `${JSON.stringify(done)} (to ${who})`);
+      assert.deepEqual(contents(await extract('No problem Tom, I have cancelled order 5520.', names, to)), ['Agent Sam has cancelled order 5520'], who);
+    }
+    // A name that is part of what is said stays, and so does an answer's "no" or "yes".
+    assert.deepEqual(contents(await extract('Sure, Tom is handling the refund.', { a: 'Agent Sam', b: null }, ['b'])), ['Tom is handling the refund']);
+  });
+
   test('an agent answering the phone is no fact and no evidence', async () => {
     for (const text of ['Parcelo support, Raj speaking.', 'Parcelo, Kim speaking.', 'parcelo support raj speaking how can i help you']) {
       assert.deepEqual(contents(await extract(text, { a: 'Agent Raj', b: 'Maria Lopez' })), [], text);
