@@ -305,5 +305,12 @@
  * nine thirty Park Lane", "at two Hyde Park Corner", "let's order / in case two hundred…"). A secret given ("my PIN is
  * double seven three one", "the password is hunter2": a value right after "is"; graph/spoken-secrets.ts) gives no fact,
  * no value, and no lexical term of its spoken digits; "the wifi password is on the fridge" is an ordinary sentence.
+ * 56 (pronoun; trial10 F4): an object "it", "them", "that" or "this" (after a verb or a preposition, no idiom: "make it",
+ * "find it hard") is written as the one noun phrase of its number (a thing, not a person nor a time) named by the nearest
+ * sentence that names one: the clause before it, the turn's earlier sentences, the turn just before in the same session
+ * ("Someone needs to handle the vendor contract." / "I can take it." → "Dana can take the vendor contract"; "take it
+ * over" → "take over the vendor contract"); two or more there, one told with a pronoun possessive ("my report") or no
+ * determiner ("for analytics"): kept as said (object-pronouns.ts). A statement of a task taken over, with no plan
+ * object, is read for what it acts on when weighed against another person's task (team-decisions.ts).
  */
-export const EMBEDDED_RULES_VERSION = 55;
+export const EMBEDDED_RULES_VERSION = 56;
