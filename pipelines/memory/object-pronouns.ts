@@ -35,8 +35,14 @@ const PLURAL_DETERMINER = /^(?:these|those)$/i;
 const POSSESSIVE = /^(?:my|your|his|her|its|our|their)$/i;
 /** Particles of a phrasal verb that go before a whole noun phrase ("take it over" → "take over the vendor contract"). */
 const PARTICLE = /^(?:over|up|back|off|out|on|down|away|in)$/i;
-/** Verbs whose "it" is no thing: "make it", "get it", "mean it", "hate it when…". */
-const IDIOM_VERB = new Set(['make', 'get', 'mean', 'fake', 'wing', 'nail', 'call']);
+/**
+ * Verbs whose "it" is no thing: "make it", "get it", "mean it"; and "do it / that", which stands for an action ("We should
+ * move the launch." / "Let's do it" is no "do the launch").
+ */
+const IDIOM_VERB = new Set(['make', 'get', 'mean', 'fake', 'wing', 'nail', 'call', 'do']);
+/** Verbs whose "that" or "this" is what was said, not a thing in it: "I agree with that", "I know that", "I think so". */
+const SAID_VERB = new Set(['know', 'think', 'say', 'tell', 'agree', 'believe', 'remember', 'understand', 'guess', 'doubt', 'hope',
+  'hear', 'see', 'mean', 'like', 'love', 'hate', 'suggest', 'propose', 'second', 'support', 'approve']);
 /** Where a clause ends inside a sentence: what comes before may be an antecedent in the same sentence. */
 const CLAUSE_BREAK = /^(?:,|;|:|and|but|so|then|because)$/i;
 
@@ -102,9 +108,12 @@ function objectPronoun(t: Tagged): number {
     const word = w.toLowerCase();
     if (!/^(?:it|them|that|this)$/.test(word)) return false;
     const before = t.pos[i - 1];
-    const verb = before === 'VERB' || (before === 'AUX' && /^(?:do|have)$/.test(t.lemmas[i - 1] ?? ''));
-    if (!verb && before !== 'ADP') return false;
-    if (verb && IDIOM_VERB.has(t.lemmas[i - 1] ?? '')) return false;
+    const lemma = t.lemmas[i - 1] ?? '';
+    const verb = before === 'VERB' || (before === 'AUX' && lemma === 'have');
+    const demonstrative = word === 'that' || word === 'this';
+    // "about that", "with this": what was said; "work on it": a thing.
+    if (!verb && (before !== 'ADP' || demonstrative)) return false;
+    if (verb && (IDIOM_VERB.has(lemma) || (demonstrative && SAID_VERB.has(lemma)))) return false;
     const next = t.pos[i + 1];
     const nextWord = (t.words[i + 1] ?? '').toLowerCase();
     // "that he…", "this report", "it is": a clause or a noun follows, the word is no object standing alone.
@@ -113,7 +122,7 @@ function objectPronoun(t: Tagged): number {
     if (next !== undefined && !['PUNCT', 'ADV', 'ADP', 'PART', 'CCONJ'].includes(next) && !time) return false;
     // "find it hard to…", "love it when…", "I'd like it to work": no thing.
     if (/^(?:when|if|that|to)$/.test(nextWord) && !(nextWord === 'to' && t.pos[i + 2] !== 'VERB' && t.pos[i + 2] !== 'AUX')) return false;
-    return !(word === 'that' || word === 'this') || next === undefined || time || ['PUNCT', 'ADV', 'ADP'].includes(next);
+    return !demonstrative || next === undefined || time || ['PUNCT', 'ADV', 'ADP'].includes(next);
   });
 }
 

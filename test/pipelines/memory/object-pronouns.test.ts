@@ -41,7 +41,9 @@ describe('an object pronoun', () => {
   });
 
   test('a pronoun that is no object standing for a thing is left alone', () => {
-    for (const s of ['I find it hard to sleep.', 'I think it is fine.', 'I will make it.', 'I said that he can come.', 'I like this plan.']) {
+    for (const s of ['I find it hard to sleep.', 'I think it is fine.', 'I will make it.', 'I said that he can come.', 'I like this plan.',
+      // An action or what was said, not a thing in it.
+      "Let's do it.", 'I can do that.', 'I agree with that.', 'I know that.']) {
       assert.equal(named(s, ['The vendor contract is late.']), s);
     }
   });
