@@ -199,8 +199,9 @@ export class EmbeddedExtractor implements Extractor {
       .map((s) => withElidedI(this.#nlp, s, listeners)).flatMap((s) => splitPlanClauses(this.#nlp, s))
       // "I love jazz, but for now I'm into techno": the liking held for now is its own clause's (rules 38).
       .flatMap(forNowClauses)
-      // "Someone needs to handle the vendor contract." / "I can take it": "I can take the vendor contract" (trial10 F4).
-      .map((s, k, all) => withObjectNamed(this.#nlp, s, [...this.#turnBefore(input), ...all.slice(0, k)]));
+      // "Someone needs to handle the vendor contract." / "I can take it": "I can take the vendor contract" (trial10 F4). Not
+      // "cancel that": it withdraws what was just said (`RETRACT_ALL`), not a thing in it.
+      .map((s, k, all) => (RETRACT_ALL.test(s) ? s : withObjectNamed(this.#nlp, s, [...this.#turnBefore(input), ...all.slice(0, k)])));
 
     // Names first, so every other fact of this turn can use the name just introduced.
     for (const sentence of sentences) {
