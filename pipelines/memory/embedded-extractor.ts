@@ -36,6 +36,7 @@ import { meetingFormula, withTopicLast } from './meeting-phrases.js';
 import { withoutDiscourseTags } from './discourse-tags.js';
 import { namedOnce } from './fact-names.js';
 import { namedPeople, withoutOpeningPronoun } from './opening-pronouns.js';
+import { withObjectNamed } from './object-pronouns.js';
 import { genderIn } from './pronoun-gender.js';
 import { withoutApology, withoutPhatic } from './call-phrases.js';
 import { withApologyCall } from './apology-call.js';
@@ -208,7 +209,10 @@ export class EmbeddedExtractor implements Extractor {
       .filter((s) => !pleasantry(this.#nlp, s, listeners) && !meetingFormula(s, afterQuestion) && !givesSecret(this.#nlp, s))
       .map((s) => withElidedI(this.#nlp, s, listeners)).flatMap((s) => splitPlanClauses(this.#nlp, s))
       // "I love jazz, but for now I'm into techno": the liking held for now is its own clause's (rules 38).
-      .flatMap(forNowClauses);
+      .flatMap(forNowClauses)
+      // "Someone needs to handle the vendor contract." / "I can take it": "I can take the vendor contract" (trial10 F4). Not
+      // "cancel that": it withdraws what was just said (`RETRACT_ALL`), not a thing in it.
+      .map((s, k, all) => (RETRACT_ALL.test(s) ? s : withObjectNamed(this.#nlp, s, [...this.#turnBefore(input), ...all.slice(0, k)])));
 
     // Names first, so every other fact of this turn can use the name just introduced.
     for (const sentence of sentences) {
@@ -479,6 +483,12 @@ export class EmbeddedExtractor implements Extractor {
       const one = /^they\b/i.test(f.content) && people?.length === 1 ? oneAgreeing(this.#nlp, content, people[0]!) : content;
       return [{ ...f, content: theyAgreeing(this.#nlp, namedOnce(this.#nlp, one)) }];
     });
+  }
+
+  /** The sentences of the turn just before the current one, in its session: where an object pronoun's thing may be named. */
+  #turnBefore(input: ExtractionInput): string[] {
+    const before = input.previous.at(-1);
+    return before && before.sessionId === input.current.sessionId ? this.#sentences(withCapitalI(withoutFillers(before.text))) : [];
   }
 
   /**

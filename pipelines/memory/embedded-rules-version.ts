@@ -333,5 +333,12 @@
  * …", "No problem, Tom, …") is a vocative whoever holds it: taken out of the fact when the listener is unnamed, named
  * otherwise or unknown (was "Agent Sam done Tom, the listener's repair…"), and, said to no one known, the person called
  * (called-listener.ts `acknowledgedNames`, `withoutAcknowledgement`).
+ * 60 (pronoun; trial10 F4): an object "it", "them", "that" or "this" (after a verb or a preposition, no idiom: "make it",
+ * "find it hard") is written as the one noun phrase of its number (a thing, not a person nor a time) named by the nearest
+ * sentence that names one: the clause before it, the turn's earlier sentences, the turn just before in the same session
+ * ("Someone needs to handle the vendor contract." / "I can take it." → "Dana can take the vendor contract"; "take it
+ * over" → "take over the vendor contract"); two or more there, one told with a pronoun possessive ("my report") or no
+ * determiner ("for analytics"): kept as said (object-pronouns.ts). A statement of a task taken over, with no plan
+ * object, is read for what it acts on when weighed against another person's task (team-decisions.ts).
  */
-export const EMBEDDED_RULES_VERSION = 59;
+export const EMBEDDED_RULES_VERSION = 60;

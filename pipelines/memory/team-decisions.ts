@@ -11,6 +11,7 @@ import { stem } from '../../graph/lexical-terms.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 import { wink } from '../wink.js';
 import type { ExtractedFact } from './extractor.js';
+import { readPlanObject } from './plan-object.js';
 
 /**
  * Words of a statement that say it changes what was agreed: "instead", "at all", "no longer", a change of mind,
@@ -124,7 +125,9 @@ function teamFact(f: Said): boolean {
 function othersReplaced(fact: ExtractedFact, earlier: Weighed, people: readonly string[]): boolean {
   if (!teamFact(fact) || !teamFact(earlier.fact)) return false;
   const named = topicNouns(earlier.fact.content, people);
-  return earlier.score >= OTHER_COSINE || [...fact.planObject?.objects ?? [], ...fact.planObject?.complements ?? []].some((o) => named.has(stem(o)));
+  // A statement carries no plan object ("Dana can take over the vendor contract", trial10 F4): what it acts on is read from its text.
+  const acted = fact.planObject ?? readPlanObject(wink(), fact.content);
+  return earlier.score >= OTHER_COSINE || [...acted?.objects ?? [], ...acted?.complements ?? []].some((o) => named.has(stem(o)));
 }
 
 /**

@@ -83,8 +83,14 @@ test('"I\'ll order it" takes what it orders from the request just before', async
   const r = await x.extract({ current: u("Sure, I'll order it today."), previous: [asked], names: { p_ana: 'Maya', p_ben: 'Ben' } });
   assert.equal(r.facts[0]?.kind, 'commitment');
   assert.deepEqual(r.facts[0]?.planObject?.objects, ['cake']);
-  // Another action before: nothing to take.
+  // Another action before: nothing to take from its action, but since rules 56 the "it" is written as the one thing that
+  // turn names (object-pronouns.ts), and the plan is about it.
   const other: Utterance = { ...asked, text: 'Can you bake a chocolate cake?' };
   const s = await x.extract({ current: u("Sure, I'll order it today."), previous: [other], names: { p_ana: 'Maya', p_ben: 'Ben' } });
-  assert.deepEqual(s.facts[0]?.planObject?.objects, []);
+  assert.match(s.facts[0]?.content ?? '', /^Maya will order the chocolate cake/);
+  assert.deepEqual(s.facts[0]?.planObject?.objects, ['cake']);
+  // Two things named there ("a chocolate cake", "the bakery"): nothing to take.
+  const two: Utterance = { ...asked, text: 'Can you bake a chocolate cake for the party?' };
+  const t = await x.extract({ current: u("Sure, I'll order it today."), previous: [two], names: { p_ana: 'Maya', p_ben: 'Ben' } });
+  assert.deepEqual(t.facts[0]?.planObject?.objects, []);
 });

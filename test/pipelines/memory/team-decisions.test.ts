@@ -206,6 +206,17 @@ describe('team decisions over three weekly meetings', () => {
       [['Fay', 'Morning.'], ['Gus', 'Hi all.'], ['Chidi', 'We need to move the launch to April 4.']]])), /move the launch to Sunday 4 April 2027/);
   });
 
+  test('a task taken over by "it" closes the owner said just before (trial10 F4)', async () => {
+    // On main 9025de92 the fact was "Dana can take it over": no topic, so Ben's task stayed current.
+    const { current, replaced } = outcome(await run('t-meet-pronoun', [
+      [['Ana', 'Morning everyone.'], ['Ben', 'Morning.'], ['Chidi', 'Hi all.'], ['Dana', 'Hi.'], ['Ben', "I'm handling the vendor contract."],
+        ['Dana', 'I can take it over.']],
+    ]));
+    assert.match([...replaced].find(([text]) => /^Ben is handling the vendor contract/.test(text))?.[1] ?? 'still current',
+      /^Dana can take over the vendor contract$/, JSON.stringify(current));
+    assert.ok(current.includes('Dana can take over the vendor contract'), JSON.stringify(current));
+  });
+
   test('a change about one topic closes no plan about another', async () => {
     const { replaced } = outcome(await run('t-meet-unrelated', [
       [['Ana', "We're targeting March 14 for the launch."], ['Ben', "I'll handle the vendor contract."],

@@ -1,0 +1,160 @@
+/**
+ * A thing named by "it", "them", "that" or "this" as an object takes the one thing said just before (trial10 F4): Ben:
+ * "Someone needs to handle the vendor contract." / Dana: "I can take it." is kept as "Dana can take the vendor contract";
+ * "Dana can take it over" after "Ben is handling the vendor contract" reads "…take over the vendor contract", a task taken
+ * over that team-decisions.ts can match. The antecedent is a noun phrase (not a person, not a time) of the nearest
+ * sentence that names one of the pronoun's number ("it" one thing, "them" several): the clause before the pronoun's in
+ * its own sentence, the sentences before it in the turn, then the turn just before. With none there, or two or more,
+ * or one told with a pronoun possessive ("my report" is whose?) or without a determiner ("for analytics"), the sentence
+ * is kept as said: nothing is guessed. Who "I" and "you" are is not the pronoun's concern (pronouns.ts).
+ */
+import type { WinkMethods } from 'wink-nlp';
+import { defaultWordNet } from '../retrieval/wordnet.js';
+import { PEOPLE } from './grammar.js';
+
+/** A sentence read by the tagger: its words, tags, lemmas and the spaces before each word. */
+interface Tagged {
+  words: string[];
+  pos: string[];
+  lemmas: string[];
+  spaces: string[];
+}
+
+/** A noun phrase that may be an antecedent: its words, whether it names several things, and whether it can be written in. */
+interface Candidate {
+  text: string;
+  plural: boolean;
+  /** False for a phrase told with a pronoun possessive or with no determiner: it counts, but is never written in. */
+  usable: boolean;
+}
+
+/** Determiners that open a noun phrase which may be written in another sentence as said ("a" / "an" become "the"). */
+const DETERMINER = /^(?:the|a|an|this|that|these|those)$/i;
+const PLURAL_DETERMINER = /^(?:these|those)$/i;
+/** Possessives whose owner the sentence the phrase is written into may not share ("my report" said by Ana, in Ben's turn). */
+const POSSESSIVE = /^(?:my|your|his|her|its|our|their)$/i;
+/** Particles of a phrasal verb that go before a whole noun phrase ("take it over" → "take over the vendor contract"). */
+const PARTICLE = /^(?:over|up|back|off|out|on|down|away|in)$/i;
+/**
+ * Verbs whose "it" is no thing: "make it", "get it", "mean it"; and "do it / that", which stands for an action ("We should
+ * move the launch." / "Let's do it" is no "do the launch").
+ */
+const IDIOM_VERB = new Set(['make', 'get', 'mean', 'fake', 'wing', 'nail', 'call', 'do']);
+/** Verbs whose "that" or "this" is what was said, not a thing in it: "I agree with that", "I know that", "I think so". */
+const SAID_VERB = new Set(['know', 'think', 'say', 'tell', 'agree', 'believe', 'remember', 'understand', 'guess', 'doubt', 'hope',
+  'hear', 'see', 'mean', 'like', 'love', 'hate', 'suggest', 'propose', 'second', 'support', 'approve']);
+/**
+ * Prepositions of place or motion: a thing after one is where something happened, rarely what a later "it" stands for
+ * ("went to the store and bought it" is no "bought the store"); it counts as a candidate but is never written in.
+ */
+const PLACE_PREPOSITION = /^(?:to|at|in|into|from|near|inside|outside|onto|through|around|across|past|toward|towards)$/i;
+/** Where a clause ends inside a sentence: what comes before may be an antecedent in the same sentence. */
+const CLAUSE_BREAK = /^(?:,|;|:|and|but|so|then|because)$/i;
+
+function tag(nlp: WinkMethods, text: string): Tagged {
+  const tokens = nlp.readDoc(text).tokens();
+  return {
+    words: tokens.out(),
+    pos: tokens.out(nlp.its.pos),
+    // wink-nlp's typings give `lemma` an add-on signature; at run time it is a token property like `value`.
+    lemmas: tokens.out(nlp.its.lemma as unknown as typeof nlp.its.value),
+    spaces: tokens.out(nlp.its.precedingSpaces),
+  };
+}
+
+/** The lexicographer file of `word`'s most common noun sense ("noun.person", "noun.time"), or null. */
+function nounKind(word: string): string | null {
+  return defaultWordNet().nounKinds(word)[0]?.lexFile ?? null;
+}
+
+/**
+ * A person or a time: no thing an "it" or a "them" stands for here. A person is a word every sense of which is one
+ * ("intern", "vendor"); "printer" is a machine too.
+ */
+function personOrTime(word: string): boolean {
+  const w = word.toLowerCase();
+  if (PEOPLE.has(w) || PEOPLE.has(w.replace(/s$/, ''))) return true;
+  const senses = defaultWordNet().nounKinds(w, true);
+  return nounKind(w) === 'noun.time' || (senses.length > 0 && senses.every((k) => k.lexFile === 'noun.person'));
+}
+
+/** The noun phrases of tokens `[from, to)` of `t`: a run of adjectives and nouns ending in a common noun, with what opens it. */
+function nounPhrases(t: Tagged, from: number, to: number): Candidate[] {
+  const out: Candidate[] = [];
+  let i = from;
+  while (i < to) {
+    const opener = t.words[i] ?? '';
+    const possessive = POSSESSIVE.test(opener) && ['PRON', 'DET'].includes(t.pos[i] ?? '') && t.pos[i + 1] !== 'PUNCT';
+    const determiner = DETERMINER.test(opener) && t.pos[i] === 'DET';
+    const named = t.pos[i] === 'PROPN' && /^['’]s$/.test(t.words[i + 1] ?? '');
+    let j = determiner || possessive ? i + 1 : named ? i + 2 : i;
+    let head = -1;
+    while (j < to && ['ADJ', 'NOUN', 'NUM', 'PROPN'].includes(t.pos[j] ?? '') && !(head >= 0 && personOrTime(t.words[j]!))) {
+      if (t.pos[j] === 'NOUN') head = j;
+      j++;
+    }
+    if (head < 0 || personOrTime(t.words[head]!)) {
+      i = Math.max(j, i + 1);
+      continue;
+    }
+    const word = t.words[head]!.toLowerCase();
+    const plural = PLURAL_DETERMINER.test(opener) || (t.lemmas[head] !== word && /s$/.test(word));
+    const words = t.words.slice(i, head + 1).map((w, k) => `${k === 0 ? '' : t.spaces[i + k] ?? ' '}${w}`).join('');
+    const text = determiner ? words.replace(/^(?:a|an)\b/i, 'the').replace(/^\S+/, (d) => d.toLowerCase()) : words;
+    const place = i > from && t.pos[i - 1] === 'ADP' && PLACE_PREPOSITION.test(t.words[i - 1] ?? '');
+    out.push({ text, plural, usable: (determiner || named) && !place });
+    i = head + 1;
+  }
+  return out;
+}
+
+/** The index of the object pronoun in `t` a noun phrase may replace, or -1: after a verb or a preposition, no subject. */
+function objectPronoun(t: Tagged): number {
+  return t.words.findIndex((w, i) => {
+    const word = w.toLowerCase();
+    if (!/^(?:it|them|that|this)$/.test(word)) return false;
+    const before = t.pos[i - 1];
+    const lemma = t.lemmas[i - 1] ?? '';
+    const verb = before === 'VERB' || (before === 'AUX' && lemma === 'have');
+    const demonstrative = word === 'that' || word === 'this';
+    // "about that", "with this": what was said; "work on it": a thing.
+    if (!verb && (before !== 'ADP' || demonstrative)) return false;
+    if (verb && (IDIOM_VERB.has(lemma) || (demonstrative && SAID_VERB.has(lemma)))) return false;
+    const next = t.pos[i + 1];
+    const nextWord = (t.words[i + 1] ?? '').toLowerCase();
+    // "that he…", "this report", "it is": a clause or a noun follows, the word is no object standing alone.
+    // "order it today" is told with a time after it.
+    const time = next === 'NOUN' && nounKind(nextWord) === 'noun.time';
+    if (next !== undefined && !['PUNCT', 'ADV', 'ADP', 'PART', 'CCONJ'].includes(next) && !time) return false;
+    // "find it hard to…", "love it when…", "I'd like it to work": no thing.
+    if (/^(?:when|if|that|to)$/.test(nextWord) && !(nextWord === 'to' && t.pos[i + 2] !== 'VERB' && t.pos[i + 2] !== 'AUX')) return false;
+    return !demonstrative || next === undefined || time || ['PUNCT', 'ADV', 'ADP'].includes(next);
+  });
+}
+
+/**
+ * `sentence` with its object pronoun ("it", "them", "that", "this" after a verb or a preposition) written as the one noun
+ * phrase of its number the nearest sentence before names: the clause before it in `sentence`, then `before` (the
+ * sentences said before it, oldest first: its own turn's, and the turn just before, of the same session only). As said
+ * when there is none, when that sentence names two or more, or when the one it names may not be written in another's
+ * words (`Candidate.usable`).
+ */
+export function withObjectNamed(nlp: WinkMethods, sentence: string, before: readonly string[]): string {
+  const t = tag(nlp, sentence);
+  const at = objectPronoun(t);
+  if (at < 0) return sentence;
+  const plural = t.words[at]!.toLowerCase() === 'them';
+  const fits = (cs: Candidate[]): Candidate[] => cs.filter((c) => c.plural === plural);
+  // The clause before the pronoun's, in its own sentence ("The printer broke, can you fix it?").
+  const clauseEnd = t.words.slice(0, at).findLastIndex((w) => CLAUSE_BREAK.test(w));
+  const nearest = [clauseEnd > 0 ? fits(nounPhrases(t, 0, clauseEnd)) : [],
+    ...[...before].reverse().map((s) => { const b = tag(nlp, s); return fits(nounPhrases(b, 0, b.words.length)); })];
+  const found = nearest.find((cs) => cs.length > 0);
+  if (!found || found.length !== 1 || !found[0]!.usable) return sentence;
+  const phrase = found[0]!.text;
+  const head = t.words.slice(0, at).map((w, k) => `${k === 0 ? '' : t.spaces[k] ?? ' '}${w}`).join('');
+  // "take it over" → "take over the vendor contract", when the particle ends the verb phrase ("put it on the table" does not).
+  const particle = PARTICLE.test(t.words[at + 1] ?? '') && t.pos[at - 1] === 'VERB' && ['PUNCT', 'ADV', undefined].includes(t.pos[at + 2]);
+  const rest = (from: number): string => t.words.slice(from).map((w, k) => `${t.spaces[from + k] ?? ' '}${w}`).join('');
+  return particle ? `${head} ${t.words[at + 1]} ${phrase}${rest(at + 2)}` : `${head} ${phrase}${rest(at + 1)}`;
+}
