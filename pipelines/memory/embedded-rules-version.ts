@@ -305,5 +305,9 @@
  * nine thirty Park Lane", "at two Hyde Park Corner", "let's order / in case two hundred…"). A secret given ("my PIN is
  * double seven three one", "the password is hunter2": a value right after "is"; graph/spoken-secrets.ts) gives no fact,
  * no value, and no lexical term of its spoken digits; "the wifi password is on the fridge" is an ordinary sentence.
+ * 56 (locks2): "next <weekday>" is that day of next week, Monday first, as chrono reads it and as the end of a state
+ * ("until next Wednesday", state-end.ts) already was: said on a Monday or Tuesday, "next Wednesday" is in nine or eight
+ * days, not two or one; "this / on / coming Wednesday" and a bare "Wednesday" stay the coming one (relative-date.ts,
+ * calendar-day.ts `weekdayOfNextWeek`).
  */
-export const EMBEDDED_RULES_VERSION = 55;
+export const EMBEDDED_RULES_VERSION = 56;
