@@ -62,14 +62,13 @@ test('a try aborted for overrunning gives its subject locks to its retry, which 
   // The queue's timers never keep a process alive, nor does a hung call: this does, while the test waits on them.
   const alive = setInterval(() => undefined, 1000);
   try {
-    await graph.openSession(T, 's1', '2026-12-01T10:00:00.000Z');
-    const ana = (await graph.createParticipant(T, { name: 'Ana' })).id;
-    const ben = (await graph.createParticipant(T, { name: 'Ben' })).id;
-    const turn = (text: string, minute: number) => ({
-      sessionId: 's1', speakerId: ana, addresseeIds: [ben], text, startMs: null, endMs: null,
-      time: `2026-12-01T10:0${minute}:00.000Z`, confidence: null, audioRef: null,
-    });
-    const [porto, boulder] = await graph.addUtterances(T, [turn('I live in Porto.', 1), turn('I moved to Boulder.', 2)]);
+    const [ana, ben] = [(await graph.createParticipant(T, { name: 'Ana' })).id, (await graph.createParticipant(T, { name: 'Ben' })).id];
+    await graph.openSession(T, 's1', '2026-12-02T09:00:00.000Z');
+    // Ana to Ben: her home, then a move, a minute apart.
+    const [porto, boulder] = await graph.addUtterances(T, ['I live in Porto.', 'I moved to Boulder.'].map((text, i) => ({
+      text, sessionId: 's1', speakerId: ana, addresseeIds: [ben], time: `2026-12-02T09:0${i + 1}:00.000Z`,
+      startMs: null, endMs: null, confidence: null, audioRef: null,
+    })));
     assert.ok(porto && boulder);
     // Porto first, outside the queue (the embedder loads its model here, not inside a timed try).
     await handler({ id: 'j0', name: CONSOLIDATION_JOB, attempt: 1, data: { tenant: T, sessionId: 's1', utteranceId: porto.id } }, new AbortController().signal);
