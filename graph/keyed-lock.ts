@@ -16,8 +16,14 @@ export interface KeyedLock {
    * callers wanting overlapping keys never deadlock. Throws `PARLEY_ERR_OVERLOADED` (retryable) when
    * the keys are not all held within `maxWaitMs`; nothing is held then. `signal` aborts when a key
    * was lost while `work` ran (a networked lock whose lease lapsed): `work` should stop writing.
+   *
+   * `holder`, when given, is the caller's own signal (a job try's, aborted when the try overran `PARLEY_JOB_MAX_RUN_MS`
+   * or its queue closed): once it aborts nothing more is waited for or taken, every key held is released at once (a
+   * retry of the job may take them while the aborted `work` still hangs), the call rejects with its reason without
+   * waiting for `work`, and the signal given to `work` aborts too, so that no write of `work` starts after that
+   * (`throwIfAborted` before each). Already aborted: the call throws before taking anything.
    */
-  withLock<T>(keys: readonly string[], work: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  withLock<T>(keys: readonly string[], work: (signal: AbortSignal) => Promise<T>, holder?: AbortSignal): Promise<T>;
   /** Release connections; held keys are released by their `withLock` calls. */
   close(): Promise<void>;
 }
@@ -25,6 +31,26 @@ export interface KeyedLock {
 /** Distinct keys in the order every lock takes them. */
 export function lockOrder(keys: readonly string[]): string[] {
   return [...new Set(keys)].sort();
+}
+
+/**
+ * `work`, or its rejection with `holder`'s reason as soon as `holder` aborts (whichever comes first); a later failure
+ * of the abandoned `work` is dropped (it hangs or fails on its own, its keys already given up).
+ */
+export function untilAborted<T>(work: Promise<T>, holder: AbortSignal | undefined): Promise<T> {
+  if (!holder) return work;
+  if (holder.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(holder.reason as Error);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => {
+      work.catch(() => undefined);
+      reject(holder.reason as Error);
+    };
+    holder.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => holder.removeEventListener('abort', abort));
+  });
 }
 
 /** The error a `withLock` throws when it gave up waiting for `key`. */

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Logger } from 'pino';
-import { lockOrder, lockTimeout, type KeyedLock, type KeyedLockOptions } from './keyed-lock.js';
+import { lockOrder, lockTimeout, untilAborted, type KeyedLock, type KeyedLockOptions } from './keyed-lock.js';
 import { MemoryKeyedLock } from './memory-keyed-lock.js';
 
 export interface LeaseKeyedLockOptions extends KeyedLockOptions {
@@ -40,10 +40,13 @@ export abstract class LeaseKeyedLock implements KeyedLock {
   protected abstract release(keys: string[], token: string): Promise<void>;
   abstract close(): Promise<void>;
 
-  async withLock<T>(keys: readonly string[], work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async withLock<T>(keys: readonly string[], work: (signal: AbortSignal) => Promise<T>, holder?: AbortSignal): Promise<T> {
+    holder?.throwIfAborted();
     // Nothing to hold (an utterance with no facts): nothing to wait for, renew or lose.
-    if (keys.length === 0) return work(new AbortController().signal);
+    if (keys.length === 0) return work(holder ?? new AbortController().signal);
     const deadline = Date.now() + this.#maxWaitMs;
+    // The holder aborted (its try overran): the local turn ends at once (`MemoryKeyedLock`) and so does this call, whose
+    // `finally` frees the keys in the store, so a retry in this process or another takes them without waiting a lease.
     return this.#local.withLock(keys, async () => {
       const token = crypto.randomUUID();
       const held: string[] = [];
@@ -51,7 +54,7 @@ export abstract class LeaseKeyedLock implements KeyedLock {
       let renewals: NodeJS.Timeout | undefined;
       try {
         for (const key of lockOrder(keys)) {
-          await this.#take(key, token, deadline);
+          await this.#take(key, token, deadline, holder);
           held.push(key);
         }
         let renewedAt = Date.now();
@@ -64,7 +67,7 @@ export abstract class LeaseKeyedLock implements KeyedLock {
             if (Date.now() - renewedAt >= this.leaseMs) lost.abort(new Error(`lock lease lapsed: ${err.message}`));
           });
         }, Math.max(10, Math.floor(this.leaseMs / 3)));
-        return await work(lost.signal);
+        return await untilAborted(work(holder ? AbortSignal.any([lost.signal, holder]) : lost.signal), holder);
       } finally {
         clearInterval(renewals);
         if (held.length > 0) {
@@ -74,12 +77,13 @@ export abstract class LeaseKeyedLock implements KeyedLock {
           });
         }
       }
-    });
+    }, holder);
   }
 
-  /** `tryTake` until it succeeds or `deadline` passes. */
-  async #take(key: string, token: string, deadline: number): Promise<void> {
+  /** `tryTake` until it succeeds, `deadline` passes or `holder` aborts. */
+  async #take(key: string, token: string, deadline: number, holder: AbortSignal | undefined): Promise<void> {
     for (let pause = 5; ; pause = Math.min(pause * 2, 200)) {
+      holder?.throwIfAborted();
       if (await this.tryTake(key, token)) return;
       const left = deadline - Date.now();
       if (left <= 0) throw lockTimeout(key, this.#maxWaitMs);

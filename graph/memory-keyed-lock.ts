@@ -1,4 +1,4 @@
-import { lockOrder, lockTimeout, type KeyedLock, type KeyedLockOptions } from './keyed-lock.js';
+import { lockOrder, lockTimeout, untilAborted, type KeyedLock, type KeyedLockOptions } from './keyed-lock.js';
 
 /** One holder or waiter of a key: `done` resolves when it has released (or given up waiting). */
 interface Turn {
@@ -20,13 +20,14 @@ export class MemoryKeyedLock implements KeyedLock {
     this.#maxWaitMs = options.maxWaitMs ?? 60_000;
   }
 
-  async withLock<T>(keys: readonly string[], work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async withLock<T>(keys: readonly string[], work: (signal: AbortSignal) => Promise<T>, holder?: AbortSignal): Promise<T> {
+    holder?.throwIfAborted();
     const deadline = Date.now() + this.#maxWaitMs;
     const held: Turn[] = [];
     try {
-      for (const key of lockOrder(keys)) held.push(await this.#take(key, deadline));
-      // An in-process lock cannot be lost: the signal never aborts.
-      return await work(new AbortController().signal);
+      for (const key of lockOrder(keys)) held.push(await this.#take(key, deadline, holder));
+      // An in-process lock cannot be lost: the signal aborts only with the holder's (its keys released then).
+      return await untilAborted(work(holder ?? new AbortController().signal), holder);
     } finally {
       for (const turn of held.reverse()) turn.finish();
     }
@@ -39,8 +40,8 @@ export class MemoryKeyedLock implements KeyedLock {
 
   async close(): Promise<void> {}
 
-  /** Queue a turn on `key` and wait for the one before it, until `deadline`. */
-  async #take(key: string, deadline: number): Promise<Turn> {
+  /** Queue a turn on `key` and wait for the one before it, until `deadline` or until `holder` aborts. */
+  async #take(key: string, deadline: number, holder: AbortSignal | undefined): Promise<Turn> {
     const before = this.#tails.get(key);
     let finish!: () => void;
     const released = new Promise<void>((resolve) => { finish = resolve; });
@@ -57,13 +58,20 @@ export class MemoryKeyedLock implements KeyedLock {
     this.#tails.set(key, turn);
     if (!before) return turn;
     let timer: NodeJS.Timeout | undefined;
+    let aborted: (() => void) | undefined;
     const waited = await Promise.race([
       before.done.then(() => true),
       new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now())); }),
+      new Promise<false>((resolve) => {
+        aborted = () => resolve(false);
+        holder?.addEventListener('abort', aborted, { once: true });
+      }),
     ]);
     clearTimeout(timer);
+    if (aborted) holder?.removeEventListener('abort', aborted);
     if (waited) return turn;
     turn.finish();
+    holder?.throwIfAborted();
     throw lockTimeout(key, this.#maxWaitMs);
   }
 }

@@ -21,6 +21,8 @@ export interface RenameDeps {
    * subject lock, so a consolidation job never writes between the rewrite and its end (it re-reads the name under it).
    */
   locks?: KeyedLock;
+  /** The job try's signal, when a job runs it: aborted (the try overran), the lock is given up and nothing more written. */
+  signal?: AbortSignal;
 }
 
 /** Participants owing a rewrite read per page by the start-up pass. */
@@ -31,7 +33,7 @@ const PAGE = 500;
  * under their new words, then clear the pending rename (only `owed`: a newer one recorded meanwhile stays).
  */
 export async function renameMemories(deps: RenameDeps, tenant: TenantId, id: string, owed: PendingRename): Promise<void> {
-  if (deps.locks) return deps.locks.withLock([subjectLockKey(tenant, id)], () => rewriteMemories(deps, tenant, id, owed));
+  if (deps.locks) return deps.locks.withLock([subjectLockKey(tenant, id)], () => rewriteMemories(deps, tenant, id, owed), deps.signal);
   return rewriteMemories(deps, tenant, id, owed);
 }
 

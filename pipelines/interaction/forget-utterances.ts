@@ -12,7 +12,7 @@ import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from './derived-a
 import { eraseLeftBrainTraces } from './erase-left-brain.js';
 import { eraseTraces } from './erase-traces.js';
 import { ErasureClaim, type ErasureOwner } from './erasure-claim.js';
-import { closedByForgotten, reopenClosed, type DeletedByTurn, type Reopening } from './reopen-forgotten.js';
+import { closedByForgotten, reopenClosed, reopenVectors, type DeletedByTurn, type Reopening } from './reopen-forgotten.js';
 
 /**
  * What forgetting needs: the stores, kept audio, the embedder (left-brain entities described again) and the bus (kept
@@ -253,13 +253,23 @@ async function forgetMemories(
     const reopening = due.length > 0 ? await memory.listFacts(tenant, { ids: due.map((r) => r.id), includeHistory: true, limit: 1000 }) : [];
     // Under the locks of the subjects whose memories go and come back, which consolidation writes under
     // (`subjectLockKey`): a job never writes a new value of the slot between the check that it is free and the reopening,
-    // nor decides against the memory that goes while it goes. The check is made again under them (`reopenClosed`).
+    // nor decides against the memory that goes while it goes. The check is made again under them (`reopenClosed`). What
+    // comes back is embedded before (`reopenVectors`): no lock is held across an embedder call; one rewritten meanwhile
+    // (it reads otherwise under the locks) is embedded again outside them, and the locks taken again.
     const keys = [...new Set([...only, ...reopening].map((f) => subjectLockKey(tenant, f.subjectId)))];
-    await deps.stores.locks.withLock(keys, async () => {
-      await indexer.removeFacts(tenant, only);
-      await reopenClosed(memory, indexer, tenant, due, new Set(plan.factIds));
-      for (const f of only) await memory.deleteFact(tenant, f.id);
-    });
+    const forgotten = new Set(plan.factIds);
+    let prepared = await reopenVectors(indexer, tenant, reopening);
+    for (;;) {
+      const stale = await deps.stores.locks.withLock(keys, async () => {
+        const reopened = await reopenClosed(memory, indexer, tenant, due, forgotten, prepared);
+        if (reopened.stale.length > 0) return reopened.stale;
+        await indexer.removeFacts(tenant, only);
+        for (const f of only) await memory.deleteFact(tenant, f.id);
+        return [];
+      });
+      if (stale.length === 0) break;
+      prepared = await reopenVectors(indexer, tenant, stale, prepared);
+    }
     for (const f of facts.filter((x) => !only.includes(x))) {
       await memory.patchFact(tenant, f.id, { referIds: f.referIds.filter((r) => !erased.has(r)) });
       kept.push(f.id);

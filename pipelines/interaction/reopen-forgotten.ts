@@ -86,18 +86,42 @@ async function slotTaken(memory: MemoryStore, tenant: TenantId, f: Fact, gone: P
   return same.some((x) => x.id !== f.id && !gone.has(x.id) && x.validUntil === null);
 }
 
+/** A memory's text and its vector, embedded before the subjects' locks are taken (`reopenVectors`). */
+export interface PreparedVector {
+  text: string;
+  vector: Float32Array;
+}
+
+/**
+ * The vectors the memories of `reopen` will be indexed with when they are made current again (`reopenClosed`), those of
+ * `facts` (as read now) that may be, plus `more`: the stored ones where their text is indexed, else embedded. Called
+ * before the subjects' locks are taken, so no lock is held across an embedder call.
+ */
+export async function reopenVectors(
+  indexer: MemoryIndexer, tenant: TenantId, facts: readonly Fact[], more: ReadonlyMap<string, PreparedVector> = new Map(),
+): Promise<Map<string, PreparedVector>> {
+  const out = new Map(more);
+  if (facts.length === 0) return out;
+  const vectors = await indexer.vectorsFor(tenant, facts.map((x) => ({ id: x.id, layer: x.layer, text: x.content })));
+  facts.forEach((f, i) => out.set(f.id, { text: f.content, vector: vectors[i] as Float32Array }));
+  return out;
+}
+
 /**
  * Make current again the memories `reopen` names, each indexed first (a cut before it is reopened leaves it closed and
  * found again by the re-run); one found current already (a cut run reopened it) is indexed again. One whose subject and
  * slot hold a current memory not among `forgotten` now (a consolidation job wrote a newer value since it was found)
- * stays history. Returns those current now. Must run before the memories that closed them are deleted (deleting one
- * clears the links to it), under the locks of their subjects (`subjectLockKey`), so that no job writes the slot between
- * that check and the reopening.
+ * stays history. Must run before the memories that closed them are deleted (deleting one clears the links to it),
+ * under the locks of their subjects (`subjectLockKey`), so that no job writes the slot between that check and the
+ * reopening. Indexed with `prepared` (`reopenVectors`, embedded before the locks were taken): when a memory due reads
+ * otherwise now (a rename rewrote it meanwhile) or has none, nothing is written and those memories are returned as
+ * `stale`, to be embedded outside the locks and tried again; else returns those current now.
  */
 export async function reopenClosed(
   memory: MemoryStore, indexer: MemoryIndexer, tenant: TenantId, reopen: readonly Reopening[], forgotten: ReadonlySet<string>,
-): Promise<Fact[]> {
-  if (reopen.length === 0) return [];
+  prepared: ReadonlyMap<string, PreparedVector>,
+): Promise<{ current: Fact[]; stale: Fact[] }> {
+  if (reopen.length === 0) return { current: [], stale: [] };
   const facts = await memory.listFacts(tenant, { ids: reopen.map((r) => r.id), includeHistory: true, limit: 1000 });
   const how = new Map(reopen.map((r) => [r.id, r]));
   const due: Fact[] = [];
@@ -107,9 +131,10 @@ export async function reopenClosed(
     else if (!(r?.by !== undefined ? f.supersededBy === r.by : f.supersededBy === null && f.validTo === r?.deletedAt)) continue;
     else if (!(await slotTaken(memory, tenant, f, forgotten))) due.push(f);
   }
-  if (due.length === 0) return [];
-  const vectors = await indexer.vectorsFor(tenant, due.map((x) => ({ id: x.id, layer: x.layer, text: x.content })));
-  await indexer.indexFacts(tenant, due.map((fact, i) => ({ fact, vector: vectors[i] as Float32Array })));
+  if (due.length === 0) return { current: [], stale: [] };
+  const stale = due.filter((f) => prepared.get(f.id)?.text !== f.content);
+  if (stale.length > 0) return { current: [], stale };
+  await indexer.indexFacts(tenant, due.map((fact) => ({ fact, vector: prepared.get(fact.id)!.vector })));
   const current: Fact[] = [];
   for (const f of due) {
     const r = how.get(f.id);
@@ -117,7 +142,7 @@ export async function reopenClosed(
     else if (r?.by !== undefined) current.push(...nonNull(await memory.reopenFact(tenant, f.id, r.by)));
     else if (r?.deletedAt !== undefined) current.push(...nonNull(await memory.reopenDeleted(tenant, f.id, r.deletedAt)));
   }
-  return current;
+  return { current, stale: [] };
 }
 
 function nonNull<T>(x: T | null): T[] {

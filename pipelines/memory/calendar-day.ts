@@ -24,3 +24,14 @@ export function isCalendarDay(iso: string): boolean {
 export function addDays(day: string, days: number): string {
   return new Date(Date.parse(`${day}T00:00:00.000Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
+
+/**
+ * The day of `weekday` (0 Sunday … 6 Saturday) in the calendar week, Monday first, after the one `day` (`YYYY-MM-DD`)
+ * is in: what "next Wednesday" names, as chrono reads it. Said on a Monday or Tuesday it is not the Wednesday two or
+ * one days on but the one after; said Thursday to Sunday, the coming one (next week's); said on a Wednesday, a week on.
+ */
+export function weekdayOfNextWeek(day: string, weekday: number): string {
+  const today = new Date(Date.parse(`${day}T00:00:00.000Z`)).getUTCDay();
+  const toMonday = 7 - ((today + 6) % 7);
+  return addDays(day, toMonday + ((weekday + 6) % 7));
+}

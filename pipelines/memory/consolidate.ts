@@ -87,7 +87,9 @@ export interface ConsolidationDeps {
  * current facts inside it, so two jobs cannot both add a value for one exclusive slot, nor both
  * supersede the same fact. The speaker's lock, which an erasure takes, is held only around each write (`turnCommit`),
  * after checking there that the turn is still stored as read: never across a decision, so an erasure never waits for an
- * LLM; a job whose turn was erased meanwhile writes nothing more.
+ * LLM; a job whose turn was erased meanwhile writes nothing more. Every lock is taken with the try's signal: a try aborted
+ * for running past `PARLEY_JOB_MAX_RUN_MS` gives them up at once (its retry takes them, not waiting on a call that never
+ * answers) and writes nothing after (each write checks the signal under the speaker's lock, `turnCommit`).
  */
 export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<ConsolidationJob> {
   const indexer = new MemoryIndexer(deps.vectors, deps.lexical, deps.embedder);
@@ -132,10 +134,10 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
         await indexer.indexUtterance(tenant, u, vectors[0] as Float32Array);
         if (facts.length > 0) await indexer.indexFacts(tenant, facts.map((fact, i) => ({ fact, vector: vectors[i + 1] as Float32Array })));
         return true;
-      });
+      }, signal);
       if (!indexed) return;
       // A rerun after a rewrite owed (below) failed finishes it.
-      await finishPendingRenames({ graph: deps.graph, memory: deps.memory, indexer, locks }, tenant, [u.speakerId, ...u.addresseeIds]);
+      await finishPendingRenames({ graph: deps.graph, memory: deps.memory, indexer, locks, signal }, tenant, [u.speakerId, ...u.addresseeIds]);
       return;
     }
     const extractFresh = async (): Promise<KeptExtraction> => {
@@ -160,7 +162,7 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
     const lockedSubjects = new Set([...extraction.facts.map((f) => f.subjectId), ...team.subjects]);
     // Each write under the speaker's lock, which an erasure takes to remove them (`speakerLockKey`), after checking the
     // turn is as read; never a decision (an LLM call): an erasure waits for one write at most, never for a model.
-    const commit = turnCommit(locks, deps.graph, tenant, u);
+    const commit = turnCommit(locks, deps.graph, tenant, u, signal);
     const ops = await locks.withLock(keys, async (lost) => {
       const live = AbortSignal.any([signal, lost]);
       let withdrawn: MemoryOp[] = [];
@@ -187,13 +189,13 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
         if (err instanceof TurnChanged) return withdrawn;
         throw err;
       }
-    });
+    }, signal);
     log.debug({ ops: ops.map((o) => o.op), subjects: keys.length }, 'utterance consolidated');
     if (ops.length > 0) deps.onOps(tenant, sessionId, ops);
     // A name learned from this turn (said, by naming at ingest; or by its profile updates) owes the rewrite of the
     // memories that called them "an unnamed speaker": done here, after this turn's own facts, and again by a rerun.
     const people = [u.speakerId, ...u.addresseeIds, ...extraction.profileUpdates.map((p) => p.participantId)];
-    await finishPendingRenames({ graph: deps.graph, memory: deps.memory, indexer, locks }, tenant, people);
+    await finishPendingRenames({ graph: deps.graph, memory: deps.memory, indexer, locks, signal }, tenant, people);
   };
 }
 
@@ -260,7 +262,7 @@ async function withdrawStaleExtraction(
     await deps.memory.forgetUtterances(tenant, [u.id]);
     return ops;
   };
-  return keys.length === 0 ? withdraw(signal) : locks.withLock(keys, (lost) => withdraw(AbortSignal.any([signal, lost])));
+  return keys.length === 0 ? withdraw(signal) : locks.withLock(keys, (lost) => withdraw(AbortSignal.any([signal, lost])), signal);
 }
 
 /**
@@ -293,11 +295,15 @@ class TurnChanged extends Error {}
  * turn is found unchanged there (else `TurnChanged`). Held for the write alone: the decisions before it (an LLM call)
  * run outside it, so an erasure of the speaker, which takes it, never waits for one.
  */
-function turnCommit(locks: KeyedLock, graph: GraphStore, tenant: TenantId, u: Utterance): <T>(write: () => Promise<T>) => Promise<T> {
-  return (write) => locks.withLock([speakerLockKey(tenant, u.speakerId)], async () => {
+function turnCommit(
+  locks: KeyedLock, graph: GraphStore, tenant: TenantId, u: Utterance, signal: AbortSignal,
+): <T>(write: () => Promise<T>) => Promise<T> {
+  return (write) => locks.withLock([speakerLockKey(tenant, u.speakerId)], async (held) => {
     if (!(await unchangedSince(graph, tenant, u))) throw new TurnChanged('turn changed since it was read');
+    // The try overran while this waited or read (its locks given up: `KeyedLock.withLock`'s holder): nothing is written.
+    held.throwIfAborted();
     return write();
-  });
+  }, signal);
 }
 
 /**

@@ -340,5 +340,9 @@
  * over" → "take over the vendor contract"); two or more there, one told with a pronoun possessive ("my report") or no
  * determiner ("for analytics"): kept as said (object-pronouns.ts). A statement of a task taken over, with no plan
  * object, is read for what it acts on when weighed against another person's task (team-decisions.ts).
+ * 61 (locks2): "next <weekday>" is that day of next week, Monday first, as chrono reads it and as the end of a state
+ * ("until next Wednesday", state-end.ts) already was: said on a Monday or Tuesday, "next Wednesday" is in nine or eight
+ * days, not two or one; "this / on / coming Wednesday" and a bare "Wednesday" stay the coming one (relative-date.ts,
+ * calendar-day.ts `weekdayOfNextWeek`).
  */
-export const EMBEDDED_RULES_VERSION = 60;
+export const EMBEDDED_RULES_VERSION = 61;

@@ -5,7 +5,7 @@
  */
 import * as chrono from 'chrono-node';
 import { bookedFor } from './booked-for.js';
-import { addDays } from './calendar-day.js';
+import { addDays, weekdayOfNextWeek } from './calendar-day.js';
 import { clockOf } from './clock-time.js';
 import { monthAheadYear } from './month-ahead.js';
 import { isHouseNumber, isRecurring } from './not-dates.js';
@@ -249,7 +249,7 @@ export function namesDay(phrase: string): boolean {
 /**
  * Every date phrase of `text`, resolved against `refIso` (UTC). Future is preferred unless the phrase
  * looks back ("last Monday") or the text is told of the past (`toldAsPast`: "we went camping in May");
- * a bare or `next` weekday is its next occurrence after today.
+ * a bare, `this` or `coming` weekday is its next occurrence after today, a `next` one that day of next week (Monday first).
  */
 export function findDates(text: string, refIso: string): FoundDate[] {
   const instant = new Date(refIso);
@@ -333,13 +333,15 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     }
     let date = precise(r.start);
     if (BARE_WEEKDAY.test(phrase)) {
-      // "next Friday" / "on Tuesday": the next such day after today (chrono skips a week for "next"); told of the
-      // past ("I called her on Friday"), the last such day before today.
+      // "on Tuesday", "this Friday", "coming Friday": the next such day after today; told of the past ("I called her on
+      // Friday"), the last such day before today. "next Friday": Friday of next week (Monday first), as chrono reads it
+      // and the end of a state ("until next Friday", state-end.ts) is read: said on a Monday, "next Wednesday" is in nine
+      // days, not two (rules 56; `weekdayOfNextWeek`).
       const target = r.start.get('weekday') ?? 0;
       const now = instant.getUTCDay();
       const ahead = !back || /^(?:next|coming)\s/i.test(phrase) || bookedFor(text, r.index, phrase);
       const days = ahead ? ((target - now + 7) % 7) || 7 : -(((now - target + 7) % 7) || 7);
-      date = addDays(dayStart, days);
+      date = /^next\s/i.test(phrase) ? weekdayOfNextWeek(dayStart, target) : addDays(dayStart, days);
     }
     // "We went camping in May", told in December: chrono takes the nearest May, next year's; told of the past, a month
     // named without its year is this year's or last year's, never one to come (rules 38).

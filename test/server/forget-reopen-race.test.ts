@@ -76,9 +76,9 @@ for (const deployment of deployments('forget-reopen-race')) describe(`forgetting
       }
       return facts;
     };
-    locks.withLock = (keys, work) => {
+    locks.withLock = (keys, work, holder) => {
       if (paused && keys.includes(subjectLockKey(deployment.tenant, ines))) forgetAsksLock.open();
-      return withLock(keys, work);
+      return withLock(keys, work, holder);
     };
     try {
       await post('race-lock-3', 'Ines', 'I moved to Oakland.');
@@ -95,5 +95,41 @@ for (const deployment of deployments('forget-reopen-race')) describe(`forgetting
       locks.withLock = withLock;
     }
     assert.deepEqual(await currentHomes(ines), ['Oakland']);
+  });
+
+  test('the memory that comes back is embedded before the subject\'s lock is taken: no lock is held across an embedder call', async () => {
+    await say('race-embed-1', 'Nora', 'I live in Richmond.');
+    const moved = await say('race-embed-2', 'Nora', 'I moved to Berkeley.');
+    const nora = (await suite.api.memories({ include_history: true })).find((m) => /Berkeley/.test(m.text))?.subject_id;
+    assert.ok(nora);
+    const key = subjectLockKey(deployment.tenant, nora);
+    const { locks } = t.app.stores;
+    const embedder = t.app.models.textEmbedder;
+    const withLock = locks.withLock.bind(locks);
+    const embed = embedder.embed.bind(embedder);
+    let holding = 0;
+    const embeddedWhileHeld: boolean[] = [];
+    locks.withLock = (keys, work, holder) => withLock(keys, async (signal) => {
+      const mine = keys.includes(key);
+      if (mine) holding += 1;
+      try {
+        return await work(signal);
+      } finally {
+        if (mine) holding -= 1;
+      }
+    }, holder);
+    embedder.embed = async (texts) => {
+      if (texts.some((x) => /Richmond/.test(x))) embeddedWhileHeld.push(holding > 0);
+      return embed(texts);
+    };
+    try {
+      await suite.api.forgetUtterance(moved);
+    } finally {
+      locks.withLock = withLock;
+      embedder.embed = embed;
+    }
+    assert.ok(embeddedWhileHeld.length > 0, 'Richmond, current again, was embedded to be indexed');
+    assert.deepEqual(embeddedWhileHeld.filter(Boolean), [], 'never while the forgetting held Nora\'s lock');
+    assert.deepEqual(await currentHomes(nora), ['Richmond']);
   });
 });

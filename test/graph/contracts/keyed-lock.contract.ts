@@ -99,6 +99,47 @@ export function keyedLockContract(name: string, factory: (options?: KeyedLockFix
       }
     });
 
+    test('a holder aborted while it works gives its keys up at once: the call rejects, work is told, a waiter gets them', async () => {
+      const holder = new AbortController();
+      let entered!: () => void;
+      const inside = new Promise<void>((resolve) => { entered = resolve; });
+      let told: AbortSignal | undefined;
+      // Work that never ends and ignores its signal (a call that never answers), as a job try that overran.
+      const hung = fx.a.withLock(['k', 'j'], async (signal) => { told = signal; entered(); await new Promise<never>(() => undefined); }, holder.signal);
+      await inside;
+      const waiter = fx.b.withLock(['k'], async () => 'taken after the abort');
+      const overran = new Error('job ran longer than 1 ms');
+      holder.abort(overran);
+      await assert.rejects(hung, (err) => err === overran);
+      assert.equal(told?.aborted, true, 'the work\'s signal aborts with its holder');
+      assert.equal(await waiter, 'taken after the abort');
+      assert.equal(await fx.a.withLock(['j'], async () => 'j free'), 'j free');
+      // Aborted already: nothing taken, the work never runs.
+      let ran = false;
+      await assert.rejects(fx.a.withLock(['k'], async () => { ran = true; }, holder.signal), (err) => err === overran);
+      assert.equal(ran, false);
+    });
+
+    test('a holder aborted while it waits stops waiting and takes nothing; the keys stay with their holder', async () => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => { release = resolve; });
+      let entered!: () => void;
+      const inside = new Promise<void>((resolve) => { entered = resolve; });
+      const first = fx.a.withLock(['k'], async () => { entered(); await held; return 'first'; });
+      await inside;
+      const waiting = new AbortController();
+      let ran = false;
+      const second = fx.b.withLock(['free', 'k'], async () => { ran = true; }, waiting.signal);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      waiting.abort(new Error('closed'));
+      await assert.rejects(second, /closed/);
+      assert.equal(ran, false);
+      assert.equal(await fx.b.withLock(['free'], async () => 'free again'), 'free again');
+      release();
+      assert.equal(await first, 'first');
+      assert.equal(await fx.b.withLock(['k'], async () => 'after'), 'after');
+    });
+
     test('leases: a dead holder\'s key lapses; a live holder renews past its lease; a taken-over holder is told', async (t) => {
       // A lease well above a busy machine's stalls, so renewals in time are not a matter of luck: the store
       // measures the lease in wall time, so a holder (or the store) starved of CPU for longer than a lease less

@@ -12,7 +12,8 @@ const run = (text: string, names: Record<string, string | null> = { p_ana: 'Ana'
   x.extract({ current: u(text), previous: [], names });
 
 test('relative dates resolve against the utterance time', () => {
-  assert.equal(resolveDatePhrase('next Friday', T), '2026-12-04');
+  // Friday of next week, as chrono reads "next" (rules 56): not the Friday three days on.
+  assert.equal(resolveDatePhrase('next Friday', T), '2026-12-11');
   assert.equal(resolveDatePhrase('tomorrow', T), '2026-12-02');
   assert.equal(resolveDatePhrase('last Monday', T), '2026-11-30');
   assert.equal(resolveDatePhrase('on Tuesday', T), '2026-12-08');
@@ -22,8 +23,8 @@ test('relative dates resolve against the utterance time', () => {
 
 test('plans, background and relations are self-contained', async () => {
   const plan = await run("I'm flying to Lisbon next Friday.");
-  assert.equal(plan.facts[0]?.content, 'Ana is flying to Lisbon on Friday 4 December 2026');
-  assert.equal(plan.facts[0]?.eventTime, '2026-12-04');
+  assert.equal(plan.facts[0]?.content, 'Ana is flying to Lisbon on Friday 11 December 2026');
+  assert.equal(plan.facts[0]?.eventTime, '2026-12-11');
   assert.equal(plan.facts[0]?.kind, 'plan');
   const bg = await run("I'm a nurse and I work at Acme Hospital.");
   assert.deepEqual(bg.profileUpdates.map((p) => [p.attribute, p.value]).sort(), [['occupation', 'nurse'], ['works_at', 'Acme Hospital']]);

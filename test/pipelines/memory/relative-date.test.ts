@@ -188,3 +188,33 @@ describe('a weekday or week is a date only when it is a time, not what a generic
     }
   });
 });
+
+describe('"next <weekday>" said on each day of the week (rules 56)', () => {
+  // Sunday 29 November to Saturday 5 December 2026, noon UTC.
+  const days = ['2026-11-29', '2026-11-30', '2026-12-01', '2026-12-02', '2026-12-03', '2026-12-04', '2026-12-05'];
+  // What each names said on each of those days, "next Wednesday" as chrono reads it: Wednesday of next week, Monday first.
+  const nextWednesday = ['2026-12-02', '2026-12-09', '2026-12-09', '2026-12-09', '2026-12-09', '2026-12-09', '2026-12-09'];
+  const thisWednesday = ['2026-12-02', '2026-12-02', '2026-12-02', '2026-12-09', '2026-12-09', '2026-12-09', '2026-12-09'];
+  const dayAfter = (day: string): string => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();
+
+  test('a plan\'s day, the date written into its text and the end of a state agree, and follow chrono for "next"', () => {
+    days.forEach((day, i) => {
+      const said = `${day}T12:00:00.000Z`;
+      const next = findDates("I'll send the report by next Wednesday.", said);
+      assert.deepEqual(next.map((d) => d.date), [nextWednesday[i]], `next Wednesday said ${day}`);
+      assert.equal(eventDate("I'll send the report next Wednesday.", said), nextWednesday[i], `plan next Wednesday said ${day}`);
+      assert.match(absoluteDates("I'll send the report by next Wednesday.", next), new RegExp(` ${Number(nextWednesday[i]!.slice(8))} December 2026`));
+      assert.equal(stateEnd("I'm in Lisbon until next Wednesday.", said), dayAfter(nextWednesday[i]!), `until next Wednesday said ${day}`);
+      for (const words of ['this Wednesday', 'on Wednesday']) {
+        assert.deepEqual(findDates(`I'll send the report ${words}.`, said).map((d) => d.date), [thisWednesday[i]], `${words} said ${day}`);
+      }
+    });
+  });
+
+  test('"next Sunday" said on a Saturday is the Sunday of next week; "next Monday" said on a Sunday, the next day', () => {
+    assert.equal(findDates('See you next Sunday.', '2026-12-05T12:00:00.000Z')[0]?.date, '2026-12-13');
+    assert.equal(stateEnd("I'm off until next Sunday.", '2026-12-05T12:00:00.000Z'), '2026-12-14T00:00:00.000Z');
+    assert.equal(findDates('See you next Monday.', '2026-11-29T12:00:00.000Z')[0]?.date, '2026-11-30');
+    assert.equal(findDates('See you next Friday.', '2026-12-04T12:00:00.000Z')[0]?.date, '2026-12-11');
+  });
+});
