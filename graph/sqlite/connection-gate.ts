@@ -96,10 +96,14 @@ export class ConnectionGate {
     return new Proxy(store, {
       get: (target, prop) => {
         const value: unknown = Reflect.get(target, prop);
-        if (typeof value !== 'function' || typeof prop !== 'string' || skip.includes(prop) || prop === 'constructor') return value;
+        if (typeof value !== 'function' || prop === 'constructor') return value;
         let fn = wrapped.get(value);
         if (!fn) {
-          fn = (...args: unknown[]) => this.call(() => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+          // Methods run on the store itself (its private fields are not the proxy's).
+          const method = value as (...a: unknown[]) => Promise<unknown>;
+          fn = typeof prop !== 'string' || skip.includes(prop)
+            ? method.bind(target)
+            : (...args: unknown[]) => this.call(() => method.apply(target, args));
           wrapped.set(value, fn);
         }
         return fn;
