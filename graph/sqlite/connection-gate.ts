@@ -1,5 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { SqliteDatabase } from './database.js';
+/** What the gate uses of a better-sqlite3 connection (`SqliteDatabase`; database.ts imports this file). */
+interface SqliteDatabase {
+  exec(sql: string): unknown;
+  readonly inTransaction: boolean;
+  readonly open: boolean;
+}
 
 /** Who is running on a gate's connection: an atomic section, or a store call from outside one. */
 interface Holder {
@@ -88,15 +93,17 @@ export class ConnectionGate {
   }
 
   /**
-   * `store` with every method except `skip` run through `call`. Leave out methods that wait on anything
-   * but this connection (a queue's `drain` waits for jobs, which may start sections) and synchronous ones.
+   * `store` with every method of its class except `skip` run through `call`. Leave out methods that wait on
+   * anything but this connection (a queue's `drain` waits for jobs, which may start sections) and synchronous ones.
    */
   wrap<T extends object>(store: T, skip: readonly string[] = ['close', 'ready', 'process', 'drain', 'liveWorkers']): T {
     const wrapped = new WeakMap<object, unknown>();
     return new Proxy(store, {
       get: (target, prop) => {
         const value: unknown = Reflect.get(target, prop);
-        if (typeof value !== 'function' || prop === 'constructor') return value;
+        // A function set on the store itself (a test double standing in for a method) runs as given: the store
+        // calls it makes are gated one by one, so it may wait for other requests as a real interleaving would.
+        if (typeof value !== 'function' || prop === 'constructor' || Object.hasOwn(target, prop)) return value;
         let fn = wrapped.get(value);
         if (!fn) {
           // Methods run on the store itself (its private fields are not the proxy's).
