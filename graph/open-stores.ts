@@ -27,6 +27,7 @@ import { QdrantVoiceprintStore } from './qdrant/qdrant-voiceprint-store.js';
 import { BullmqJobQueue } from './redis/bullmq-job-queue.js';
 import { RedisKeyedLock } from './redis/redis-keyed-lock.js';
 import { checkRedisAppendOnly } from './redis/redis-persistence.js';
+import { ConnectionGate } from './sqlite/connection-gate.js';
 import { openDatabase, sqliteAtomically } from './sqlite/database.js';
 import { SqliteEntityIndex } from './sqlite/sqlite-entity-index.js';
 import { SqliteGraphStore } from './sqlite/sqlite-graph-store.js';
@@ -131,6 +132,18 @@ export function openStores(config: StoreConfig, logger: Logger): Stores {
   // which forwards them once the transaction has committed. A crash then leaves both or neither.
   const oneFile = config.graphStore === 'sqlite' && config.vectorStore !== 'neo4j';
   const atomically = oneFile ? sqliteAtomically(sqlite) : <T>(work: () => Promise<T>) => work();
+  if (oneFile) {
+    // While a section awaits, another request's call on the file would join its transaction (and its
+    // rollback): every store on the file waits for it instead. Voiceprints on Qdrant are not on the file.
+    const gate = ConnectionGate.of(sqlite);
+    graph = gate.wrap(graph);
+    memory = gate.wrap(memory);
+    entities = gate.wrap(entities);
+    vectors = gate.wrap(vectors);
+    lexical = gate.wrap(lexical);
+    queue = gate.wrap(queue);
+    if (voiceprints instanceof SqliteVoiceprintStore) voiceprints = gate.wrap(voiceprints);
+  }
   const stores: Stores = {
     sqlite, graph, memory, entities, voiceprints, vectors, lexical, queue, locks, atomically,
     async close(timeoutMs = 10_000) {

@@ -35,7 +35,9 @@ export interface Stores {
    * Run `work` (writes to the graph, lexical index and queue) as one commit where those stores share
    * the embedded database, directly or through its outbox (the Redis queue, Qdrant's keyword index):
    * with a SQLite graph and no Neo4j vectors. Elsewhere (a Neo4j graph) it simply runs. `work` must
-   * not wait on anything but the stores.
+   * not wait on anything but the stores. Store calls from outside `work` wait for it to end rather than
+   * join its transaction (`ConnectionGate`), so its rollback never undoes them; so `work` must not wait
+   * on another request either, nor be started from inside a store call.
    */
   atomically<T>(work: () => Promise<T>): Promise<T>;
   /** Close the queue first (letting running jobs finish), then the stores. */

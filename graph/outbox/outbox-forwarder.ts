@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { ParleyError } from '../core/errors.js';
 import type { Outbox, OutboxEntry } from './outbox.js';
+import { detached } from '../sqlite/connection-gate.js';
 
 /** Applies one recorded write to its backend. Must be idempotent: delivery is at least once. */
 export type OutboxHandler = (operation: string, payload: unknown) => Promise<void>;
@@ -110,10 +111,11 @@ export class OutboxForwarder {
     // One drain per target and transaction, however many writes it recorded.
     if (this.afterCommit.has(target)) return;
     this.afterCommit.add(target);
-    setImmediate(() => {
+    // The section may still be awaiting when this fires: `run` waits for its commit before it reads.
+    detached(() => setImmediate(() => {
       this.afterCommit.delete(target);
       void this.drain(target);
-    });
+    }));
   }
 
   /** Forward until nothing is pending, ignoring backoff delays (tests, shutdown). Throws after `timeoutMs`. */
@@ -135,6 +137,8 @@ export class OutboxForwarder {
     const handler = this.handlers[target];
     if (!handler) return;
     for (;;) {
+      // Entries of a transaction still open are not committed yet, and writes made now would join it.
+      await this.outbox.noTransactionOpen();
       const batch = this.outbox.pendingFor(target, 100);
       if (batch.length === 0) return;
       for (const entry of batch) {
@@ -148,6 +152,7 @@ export class OutboxForwarder {
   private async deliver(handler: OutboxHandler, entry: OutboxEntry): Promise<boolean> {
     try {
       await withTimeout(handler(entry.operation, entry.payload), this.attemptTimeoutMs);
+      await this.outbox.noTransactionOpen();
       this.outbox.complete(entry.id);
       if (entry.attempts > 0) {
         this.options.logger?.info({ target: entry.target, operation: entry.operation, attempts: entry.attempts + 1 }, 'outbox write delivered after retries');
@@ -155,6 +160,7 @@ export class OutboxForwarder {
       return true;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
+      await this.outbox.noTransactionOpen();
       if (this.isPermanent(err)) {
         const code = (err as { code?: unknown }).code;
         this.outbox.markDead(entry.id, typeof code === 'string' ? `${code}: ${message}` : message);

@@ -1,3 +1,4 @@
+import { noTransactionOpen } from '../sqlite/connection-gate.js';
 import type { SqliteDatabase } from '../sqlite/database.js';
 
 const SCHEMA = `
@@ -70,6 +71,11 @@ export class Outbox {
    */
   inTransaction(): boolean {
     return this.db.inTransaction;
+  }
+
+  /** Resolves once no transaction is open on the file; a synchronous call made at once then commits on its own. */
+  noTransactionOpen(): Promise<void> {
+    return noTransactionOpen(this.db);
   }
 
   /** The oldest pending entries of `target`, in order, up to `limit`. */

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { ConnectionGate } from './connection-gate.js';
 
 export type SqliteDatabase = Database.Database;
 
@@ -33,27 +34,13 @@ export function fromJson<T>(text: string | null | undefined, fallback: T): T {
 }
 
 /**
- * One transaction around async store calls on `db`. The embedded stores run their SQL synchronously
- * inside async methods, so `work` completes within the transaction; calls are serialised, since
- * SQLite allows one open transaction per connection.
+ * One transaction around async store calls on `db`, kept to itself: sections run one at a time, and store
+ * calls from outside a section that go through the connection's gate (`ConnectionGate.wrap`) wait for it
+ * rather than join its transaction. See `ConnectionGate`.
  */
 export function sqliteAtomically(db: SqliteDatabase): <T>(work: () => Promise<T>) => Promise<T> {
-  let tail: Promise<unknown> = Promise.resolve();
-  return <T>(work: () => Promise<T>): Promise<T> => {
-    const run = tail.then(async () => {
-      db.exec('BEGIN IMMEDIATE');
-      try {
-        const result = await work();
-        db.exec('COMMIT');
-        return result;
-      } catch (err) {
-        if (db.inTransaction) db.exec('ROLLBACK');
-        throw err;
-      }
-    });
-    tail = run.catch(() => undefined);
-    return run;
-  };
+  const gate = ConnectionGate.of(db);
+  return (work) => gate.atomically(work);
 }
 
 /**

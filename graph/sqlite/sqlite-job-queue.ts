@@ -4,6 +4,7 @@ import {
 } from '../job-queue.js';
 import type Database from 'better-sqlite3';
 import { type SqliteDatabase } from './database.js';
+import { detached, noTransactionOpen } from './connection-gate.js';
 import { newId } from '../core/ids.js';
 
 const SCHEMA = `
@@ -202,12 +203,18 @@ export class SqliteJobQueue implements JobQueue {
   private schedule(delayMs: number): void {
     if (this.closed) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.tick(), delayMs);
+    // An `enqueue` inside an atomic section schedules too: the jobs this timer starts are not part of it.
+    this.timer = detached(() => setTimeout(() => this.tick(), delayMs));
     this.timer.unref();
   }
 
   private tick(): void {
     if (this.closed) return;
+    // An atomic section is open on the connection (awaiting): a claim now would commit or roll back with it.
+    if (this.db.inTransaction) {
+      this.schedule(5);
+      return;
+    }
     // This process's own running jobs first: after a stall longer than a lease (a busy machine) the claim below would
     // otherwise take a job still running here as abandoned and run it a second time beside the first, which the queue
     // then reports done (and `drain` returns) while that second run still writes.
@@ -235,7 +242,7 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   private renewLeases(): void {
-    if (!this.db.open) return;
+    if (!this.db.open || this.db.inTransaction) return;
     const now = Date.now();
     this.db.prepare("UPDATE jobs SET lease_until = ? WHERE owner = ? AND state = 'active'").run(now + this.leaseMs, this.owner);
   }
@@ -246,10 +253,12 @@ export class SqliteJobQueue implements JobQueue {
         reg.handler, { id: row.id, name: row.name, data: JSON.parse(row.data) as unknown, attempt: row.attempts_made },
         this.controller.signal, this.options.maxRunMs ?? DEFAULT_JOB_MAX_RUN_MS,
       );
+      await noTransactionOpen(this.db);
       this.db.prepare("UPDATE jobs SET state = 'done', error = NULL, updated_at = ?, lease_until = NULL, outages = 0, outage_since = NULL WHERE id = ? AND owner = ?")
         .run(Date.now(), row.id, this.owner);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
+      await noTransactionOpen(this.db);
       if (isStoreOutage(err)) {
         this.waitOutOutage(row, message);
         return;
