@@ -187,8 +187,11 @@ export async function answerQuestion(
     namedSpeakerFactor(namedBoost, matchShare, bestMatch > 0 ? personMatch ?? coverage(text, rewritten.terms) : 0, bestMatch, matchPower);
   const timeMatch = options.timeBoostMatch ?? 0;
   if (!(timeMatch >= 0 && timeMatch <= 1)) throw new RangeError(`timeBoostMatch is a share from 0 to 1, got ${String(timeMatch)}`);
-  // Share of the time boosts an item earns (`timeBoostMatch`): in proportion to the question's content words it holds.
-  const timeShare = (text: string): number => (timeMatch === 0 ? 1 : 1 - timeMatch + timeMatch * coverage(text, rewritten.terms));
+  // Share of the time boosts an item earns (`timeBoostMatch`): in proportion to the question's content words it holds,
+  // the words of the named time ("last week") left out; a question of none earns the full boost.
+  const timeWords = new Set(tokens((scope?.expressions ?? []).join(' ')));
+  const timeTerms = rewritten.terms.filter((t) => !timeWords.has(t));
+  const timeShare = (text: string): number => (timeMatch === 0 ? 1 : 1 - timeMatch + timeMatch * coverage(text, timeTerms));
   const factor = (m: { speakerIds: string[]; addresseeIds: string[]; text: string; time: string; sessionId: string | null; eventTime?: string | null }): number => {
     const mine = askerId !== null && (m.speakerIds.includes(askerId) || m.addresseeIds.includes(askerId));
     const here = input.sessionId !== undefined && m.sessionId === input.sessionId;
