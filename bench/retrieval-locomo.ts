@@ -14,7 +14,7 @@
  * text with its `event_time` (a turn's date resolved against when it was said). Categories 1–4 together, 5
  * separately; each figure with its 95 % bootstrap interval over questions, and the paired difference
  * Parley − baseline with its interval. Also prints latency p50 / p95 (Parley: HTTP round trip).
- * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--skip N] [--only N] [--questions N] [--categories 1,2,3,4] [--store DIR] [--options JSON] [--ingest-only] [--data DIR [--dev-data]] [--dump FILE] [--variants FILE] [--misses FILE] [--now clock|last-turn] [--second-dense e5-small-v2-q] [--previous JSON] [--dated-kinds]
+ * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--skip N] [--only N] [--questions N] [--categories 1,2,3,4] [--store DIR] [--options JSON] [--ingest-only] [--data DIR [--dev-data]] [--dump FILE] [--variants FILE] [--misses FILE] [--now clock|last-turn] [--second-dense e5-small-v2-q] [--previous JSON] [--dated-kinds [--dated-only]]
  * `--only N` keeps the first N conversations of the split (after the first `--skip N`, left out: a slice, for parallel runs
  * over one store); `--questions N` the first N questions (smoke tests);
  * `--categories LIST` only the questions of those categories (comma-separated).
@@ -215,6 +215,8 @@ const lastTurnNow = new Map(convs.map((conv) => {
 const previous = arg('previous');
 if (process.argv.includes('--dated-kinds')) {
   for (const q of qas) q.kind = timeScope(q.question, nowMode === 'last-turn' ? lastTurnNow.get(q.conv_id) as Date : new Date()) ? 'dated' : 'undated';
+  // `--dated-only`: ask only the questions naming a time (an option acting only on them, e.g. `timeBoostMatch`).
+  if (process.argv.includes('--dated-only')) qas.splice(0, qas.length, ...qas.filter((q) => q.kind === 'dated'));
 }
 const deps: LocomoDeps = {
   app, client, tenantOf, byConv: byConv as Map<string, LocomoTurn[]>, convs, diaToUtt, options, ...(dump ? { dump } : {}),

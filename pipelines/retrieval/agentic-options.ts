@@ -1,4 +1,4 @@
-import type { RelevanceSignals } from './relevance.js';
+import type { RelevanceSignals, TopicBars } from './relevance.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import type { TimeAnswerMode } from './answer-type.js';
 import type { MemoryLayerOptions } from './memory-layer.js';
@@ -31,7 +31,7 @@ export interface QuestionAnswer {
   evidence: MemoryItem[];
   rounds: number;
   timings: Record<string, number>;
-  /** The best item's `relevance` reaches `ANSWERABLE_RELEVANCE` (`relevance.ts`): memory likely holds an answer. */
+  /** The best item's `relevance` reaches `ANSWERABLE_RELEVANCE` and some item shares the question's topic (`relevance.ts`): memory likely holds an answer. */
   answerable: boolean;
 }
 
@@ -39,6 +39,18 @@ export interface QuestionAnswer {
 export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   /** Called with what each item's `relevance` was built from, item by item: for measuring it (`bench/relevance.ts`), never served. */
   onRelevanceSignals?: (signals: RelevanceSignals[]) => void;
+  /**
+   * Bars of the topic gate of `answerable` (`topicMatched`): an answer reads answerable only when some item shares the
+   * question's topic words or comes close to them in meaning; default `DEFAULT_TOPIC_BARS`; null: no gate (as before).
+   */
+  topicGate?: TopicBars | null;
+  /**
+   * Share of the time boosts (`timeBoost`, `periodBoost`: said or dated inside the question's named time) that depends on
+   * the item holding the question's content words: an item earns `1 − s + s × coverage` of them, so with 1 an item dated
+   * "last week" that shares no content word with the question gets no date boost. 0 to 1; default 0 (the full boost for
+   * any item dated inside, as before).
+   */
+  timeBoostMatch?: number;
   /**
    * Keep a question's temporal cues ("now", "still", "currently", "at the moment") as query words; default false: they
    * ask when, not what (`rewriteQuestion`), and only the temporal intent and validity read them.

@@ -16,7 +16,7 @@ import { spreadToNeighbours } from './session-context.js';
 import { runAction, type ActionContext } from './question-tools.js';
 import { temporalIntent } from './temporal-intent.js';
 import { defaultWordNet } from './wordnet.js';
-import { answerable, relevance, relevanceSignals, type RelevanceSignals } from './relevance.js';
+import { answerable, DEFAULT_TOPIC_BARS, relevance, relevanceSignals, topicForms, type RelevanceSignals } from './relevance.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import { inScope, timeScope, type TimeRange } from './time-scope.js';
 
@@ -185,13 +185,21 @@ export async function answerQuestion(
       .map(stated)) : null;
   const nameFactor = (text: string): number =>
     namedSpeakerFactor(namedBoost, matchShare, bestMatch > 0 ? personMatch ?? coverage(text, rewritten.terms) : 0, bestMatch, matchPower);
+  const timeMatch = options.timeBoostMatch ?? 0;
+  if (!(timeMatch >= 0 && timeMatch <= 1)) throw new RangeError(`timeBoostMatch is a share from 0 to 1, got ${String(timeMatch)}`);
+  // Share of the time boosts an item earns (`timeBoostMatch`): in proportion to the question's content words it holds,
+  // the words of the named time ("last week") left out; a question of none earns the full boost.
+  const timeWords = new Set(tokens((scope?.expressions ?? []).join(' ')));
+  const timeTerms = rewritten.terms.filter((t) => !timeWords.has(t));
+  const timeShare = (text: string): number => (timeMatch === 0 ? 1 : 1 - timeMatch + timeMatch * coverage(text, timeTerms));
   const factor = (m: { speakerIds: string[]; addresseeIds: string[]; text: string; time: string; sessionId: string | null; eventTime?: string | null }): number => {
     const mine = askerId !== null && (m.speakerIds.includes(askerId) || m.addresseeIds.includes(askerId));
     const here = input.sessionId !== undefined && m.sessionId === input.sessionId;
     const named = m.speakerIds.some((s) => boosted.includes(s));
     const when = ranges.length > 0 && inScope(m.time, ranges);
     const typed = typeBoost > 0 && holdsType(m);
-    return (mine ? 1 + boost : 1) * (named ? nameFactor(m.text) : 1) * (when ? 1 + timeBoost : 1) * (inPeriod(m) ? 1 + periodBoost : 1) *
+    const dated = when || inPeriod(m) ? timeShare(m.text) : 0;
+    return (mine ? 1 + boost : 1) * (named ? nameFactor(m.text) : 1) * (when ? 1 + timeBoost * dated : 1) * (inPeriod(m) ? 1 + periodBoost * dated : 1) *
       (typed ? 1 + typeBoost : 1) * (here ? 1 + sessionBoost : 1);
   };
   const answeredWeight = options.answeredWeight ?? 0.5;
@@ -223,11 +231,13 @@ export async function answerQuestion(
   timings.memory_ms = now() - memoryStarted;
   const relevanceStarted = now();
   // Computed whether or not anyone listens: an optional call would skip evaluating its argument.
-  const signals = await withRelevance(retriever, evidence, rewritten.terms, rewritten.participantIds, questionVector);
+  const bars = options.topicGate === undefined ? DEFAULT_TOPIC_BARS : options.topicGate;
+  const topic = bars === null ? null : topicForms(rewritten.terms, options.wordnet ?? defaultWordNet());
+  const signals = await withRelevance(retriever, evidence, rewritten.terms, rewritten.participantIds, questionVector, topic);
   options.onRelevanceSignals?.(signals);
   timings.relevance_ms = now() - relevanceStarted;
   timings.total_ms = now() - t0;
-  return { evidence, rounds, timings, answerable: answerable(evidence) };
+  return { evidence, rounds, timings, answerable: answerable(evidence, signals, bars) };
 }
 
 /**
@@ -236,10 +246,14 @@ export async function answerQuestion(
  */
 async function withRelevance(
   retriever: Retriever, items: MemoryItem[], terms: readonly string[], named: readonly string[], question: Float32Array | null,
+  topic: string[][] | null,
 ): Promise<RelevanceSignals[]> {
-  const vectors = question && items.length > 0 ? await retriever.embedder.embed(items.map((m) => m.text)).catch(() => null) : null;
+  // The topic words alone ("blood type" of "What is Ana's blood type?") are embedded in the same call as the items.
+  const topicText = topic && terms.length > 0 ? [terms.join(' ')] : [];
+  const vectors = question && items.length > 0 ? await retriever.embedder.embed([...items.map((m) => m.text), ...topicText]).catch(() => null) : null;
+  const topicVector = topicText.length > 0 ? vectors?.[items.length] ?? null : null;
   return items.map((m, i) => {
-    const s = relevanceSignals(m, terms, named, question, vectors?.[i] ?? null);
+    const s = relevanceSignals(m, terms, named, question, vectors?.[i] ?? null, topic ? { words: topic, vector: topicVector } : undefined);
     m.relevance = relevance(s);
     return s;
   });

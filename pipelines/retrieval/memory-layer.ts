@@ -77,6 +77,12 @@ export interface MemoryLayerOptions {
    * out?"): when it ran is the answer. Default true. False: it ranks as a superseded item does (as before).
    */
   endedAnswersWhen?: boolean;
+  /**
+   * With `endedAnswersWhen`: among the facts of one subject's slot (slotless: holding the same words of the question) that
+   * ended on their own ("out on Friday, dentist", later "out on Friday, a wedding"), the one told last leads and the older rank as superseded items do. Default true.
+   * False: all rank alike (as before).
+   */
+  endedNewestFirst?: boolean;
   /** Score factor of a superseded item for a question with no temporal cue; default 0.5. */
   supersededFactor?: number;
   /** Score factor of a superseded item for a question about the past; default 1.5. */
@@ -226,7 +232,11 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
   persona.filter((p) => !speaker || p.node.participantId === speaker)
     .forEach((p, i) => candidates.push({ kind: 'persona', id: p.id, score: personaW * share(i + 1), p }));
 
+  // Among facts of one slot (or one subject and topic) that ended on their own and answer a "When…?" (`endedAnswersWhen`), the newest told leads
+  // (`endedNewestFirst`): the others rank as superseded items do.
+  const endedOlder = validity && !endsStale && (o.endedNewestFirst ?? true) ? olderEnded(candidates, nowIso, input.terms) : new Set<string>();
   const ranked = candidates.flatMap((c) => {
+    if (endedOlder.has(c.id)) return [{ ...c, score: c.score * (o.supersededFactor ?? 0.5) }];
     if (!validity || !stale(c)) return [c];
     if (intent === 'current' && !asOf) return [];
     return [{ ...c, score: c.score * (intent === 'past' ? (o.pastFactor ?? 1.5) : (o.supersededFactor ?? 0.5)) }];
@@ -348,4 +358,25 @@ async function matchFacts(input: MemoryLayerInput): Promise<Fact[]> {
   if (ranked.length === 0) return [];
   const byId = new Map((await stores.memory.listFacts(tenant, { ids: ranked, includeHistory: true, limit: ranked.length })).map((f) => [f.id, f]));
   return ranked.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * Ids of the fact candidates that ended on their own (`validUntil` past as of `now`, nothing replaced them) while a fact
+ * told later on the same subject did too, in the same slot, or (slotless: "Chidi is out on Friday…") holding the same
+ * content words of the question: the older ones of each group.
+ */
+function olderEnded(candidates: readonly Candidate[], now: string, terms: readonly string[]): Set<string> {
+  const keyOf = (f: Fact): string | null => {
+    if (f.slot !== null) return `${f.subjectId}|slot|${f.slot}`;
+    const held = terms.filter((t) => coverage(factWords(f), [t]) === 1);
+    return held.length === 0 ? null : `${f.subjectId}|words|${[...held].sort().join(' ')}`;
+  };
+  const newest = new Map<string, Fact>();
+  const ended = candidates.flatMap((c) => (c.kind === 'fact' && c.f.validTo === null && factEnded(c.f, now) && keyOf(c.f) !== null ? [c.f] : []));
+  for (const f of ended) {
+    const key = keyOf(f)!;
+    const best = newest.get(key);
+    if (!best || Date.parse(f.time) > Date.parse(best.time)) newest.set(key, f);
+  }
+  return new Set(ended.filter((f) => newest.get(keyOf(f)!)?.id !== f.id).map((f) => f.id));
 }

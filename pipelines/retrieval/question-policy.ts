@@ -98,14 +98,14 @@ export const SESSION_BEST_QUESTIONS = ['list', 'subject'] as const;
 export type SessionBestQuestions = (typeof SESSION_BEST_QUESTIONS)[number];
 
 /** Crude stem: long words lose up to 2 trailing letters (promised ~ promise, groups ~ group). */
-const stem = (w: string): string => (w.length > 5 ? w.slice(0, w.length - 2) : w.length > 4 ? w.slice(0, 4) : w);
+export const stemOf = (w: string): string => (w.length > 5 ? w.slice(0, w.length - 2) : w.length > 4 ? w.slice(0, 4) : w);
 
 /** Share of `terms` that occur in `text` (stem prefix match); 1 when there are no terms. */
 export function coverage(text: string, terms: readonly string[]): number {
   if (terms.length === 0) return 1;
   const words = tokens(text);
   return terms.filter((t) => {
-    const s = stem(t);
+    const s = stemOf(t);
     return words.some((w) => w.startsWith(s));
   }).length / terms.length;
 }

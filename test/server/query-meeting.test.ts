@@ -48,3 +48,31 @@ describe('a weekly team meeting asked about after the fact (HTTP, real consolida
     assert.equal(evidence[0]?.superseded, true);
   });
 });
+
+describe('"When…?" answered by absences that ended on their own: the newest first (HTTP, real consolidation)', () => {
+  let t: TestApp | undefined;
+  let api: ParleyClient;
+  before(async () => {
+    t = await startTestApp();
+    api = new ParleyClient({ baseUrl: t.httpUrl });
+    await api.postUtterances('meeting-1', meeting('2026-11-02', [
+      ['Ana', 'Good morning everyone, quick round please.'],
+      ['Chidi', 'Heads up, I am out on Friday, dentist.'],
+    ]));
+    await api.postUtterances('meeting-2', meeting('2026-11-16', [
+      ['Ana', 'Morning all, quick round please.'],
+      ['Chidi', 'Heads up, I am out on Friday, my sister is getting married.'],
+    ]));
+    await drainConsolidation(t.app.stores.queue, 120_000);
+  });
+  after(async () => {
+    await t?.close();
+  });
+
+  test('"When is Chidi out?" after both Fridays leads with the later absence, the earlier one still served', async () => {
+    const { evidence } = await api.query({ question: 'When is Chidi out?', k: 5, now: '2026-11-24T09:00:00Z' });
+    const all = texts(evidence);
+    assert.match(`${evidence[0]?.text ?? ''} ${evidence[0]?.source_text ?? ''}`, /married|sister/, all);
+    assert.match(all, /dentist/, 'the earlier absence is still served');
+  });
+});

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ANSWERABLE_RELEVANCE, answerable, relevance, relevanceSignals } from '../../../pipelines/retrieval/relevance.js';
+import { ANSWERABLE_RELEVANCE, answerable, relevance, relevanceSignals, topicForms, topicMatched } from '../../../pipelines/retrieval/relevance.js';
+import type { WordNet } from '../../../pipelines/retrieval/wordnet.js';
 
 const ana = { id: 'p-ana', name: 'Ana' };
 const ben = { id: 'p-ben', name: 'Ben' };
@@ -54,5 +55,39 @@ describe('relevance: an estimate that an item answers the question, comparable a
     assert.equal(answerable([{ relevance: ANSWERABLE_RELEVANCE }, { relevance: 0 }]), true);
     assert.equal(answerable([{ relevance: ANSWERABLE_RELEVANCE - 0.01 }, { relevance: 0.99 }]), false, 'the best item decides');
     assert.equal(answerable([]), false);
+  });
+});
+
+describe('topic gate: an answer is answerable only when some item shares the question\'s topic', () => {
+  const s = (topicLexical: number | null, topicDense: number | null) => ({ lexical: 0, dense: 0.7, named: 1, topicLexical, topicDense });
+  const bars = { lexical: 0.5, dense: 0.6 };
+
+  test('an item holding enough topic words, or close enough in meaning, matches; none of them: no match', () => {
+    assert.equal(topicMatched([s(0, 0.4), s(0.5, 0.4)], bars), true);
+    assert.equal(topicMatched([s(0, 0.4), s(0, 0.65)], bars), true);
+    assert.equal(topicMatched([s(0, 0.4), s(0.4, 0.55)], bars), false);
+    assert.equal(topicMatched([], bars), false, 'nothing retrieved matches nothing');
+  });
+
+  test('a question without topic words ("Who is Ana?") passes the gate', () => {
+    assert.equal(topicMatched([s(null, null)], bars), true);
+  });
+
+  test('answerable: the relevance threshold and the gate must both hold; null bars leave the gate out', () => {
+    const items = [{ relevance: 0.9 }];
+    assert.equal(answerable(items, [s(0, 0.4)], bars), false);
+    assert.equal(answerable(items, [s(1, 0.4)], bars), true);
+    assert.equal(answerable(items, [s(0, 0.4)], null), true);
+    assert.equal(answerable([{ relevance: 0.01 }], [s(1, 0.9)], bars), false);
+  });
+
+  test('topic words are read with their WordNet forms when given, and held with the stem-prefix rule', () => {
+    const wordnet = { synonymsOf: (w: string) => (w === 'job' ? ['occupation'] : []), derivedForms: () => [] } as unknown as WordNet;
+    const forms = topicForms(['job', 'blood'], wordnet);
+    assert.deepEqual(forms, [['job', 'occupation'], ['blood']]);
+    const sig = relevanceSignals(item('My occupation is nursing'), ['job', 'blood'], [], null, null, { words: forms, vector: null });
+    assert.equal(sig.topicLexical, 0.5);
+    assert.equal(sig.topicDense, null);
+    assert.equal(relevanceSignals(item('x'), [], [], null, null, { words: [], vector: null }).topicLexical, null);
   });
 });
