@@ -139,9 +139,11 @@ export function openStores(config: StoreConfig, logger: Logger): Stores {
     graph = gate.wrap(graph);
     memory = gate.wrap(memory);
     entities = gate.wrap(entities);
-    vectors = gate.wrap(vectors);
-    lexical = gate.wrap(lexical);
-    queue = gate.wrap(queue);
+    // Only stores whose every call is on the file: an outbox in front of Qdrant or Redis gates its own rows
+    // (`Outbox.gated`), never the networked call, so a slow backend never holds up the file.
+    if (vectors instanceof SqliteVectorStore) vectors = gate.wrap(vectors);
+    if (lexical instanceof SqliteLexicalIndex) lexical = gate.wrap(lexical);
+    if (queue instanceof SqliteJobQueue) queue = gate.wrap(queue);
     if (voiceprints instanceof SqliteVoiceprintStore) voiceprints = gate.wrap(voiceprints);
   }
   const stores: Stores = {

@@ -1,7 +1,7 @@
 import { ParleyError } from '../core/errors.js';
 import type { DeadLetter, EnqueueOptions, JobHandler, JobQueue, QueueStats, WorkerOptions } from '../job-queue.js';
 import type { OutboxHandler, OutboxForwarder } from './outbox-forwarder.js';
-import type { Outbox } from './outbox.js';
+import type { Outbox, OutboxEntry } from './outbox.js';
 import { newId } from '../core/ids.js';
 
 /** The outbox target jobs are recorded under. */
@@ -44,9 +44,12 @@ export class OutboxJobQueue implements JobQueue {
 
   async enqueue<T>(name: string, data: T, options: EnqueueOptions = {}): Promise<string> {
     const jobId = safeJobId(options.jobId ?? newId('job'));
-    const entry = this.outbox.record(QUEUE_TARGET, 'enqueue', { name, data, options: { ...options, jobId } } satisfies EnqueuePayload);
+    const { entry, inSection } = await this.outbox.gated(() => ({
+      entry: this.outbox.record(QUEUE_TARGET, 'enqueue', { name, data, options: { ...options, jobId } } satisfies EnqueuePayload),
+      inSection: this.outbox.inTransaction(),
+    }));
     // Inside `Stores.atomically` the job commits with the rows it is about; it goes out after that commit.
-    if (this.outbox.inTransaction()) {
+    if (inSection) {
       this.forwarder.drainAfterCommit(QUEUE_TARGET);
       return jobId;
     }
@@ -61,13 +64,18 @@ export class OutboxJobQueue implements JobQueue {
 
   /** Jobs waiting or running in the queue, plus those still held in the outbox. */
   async pending(name: string): Promise<number> {
-    const held = this.outbox.pendingFor(QUEUE_TARGET, 100_000).filter((e) => (e.payload as EnqueuePayload).name === name).length;
+    const held = (await this.heldOf(name)).length;
     return held + (await this.inner.pending(name));
+  }
+
+  /** Jobs named `name` still held in the outbox, read outside any other request's transaction. */
+  private heldOf(name: string): Promise<OutboxEntry[]> {
+    return this.outbox.gated(() => this.outbox.pendingFor(QUEUE_TARGET, 100_000).filter((e) => (e.payload as EnqueuePayload).name === name));
   }
 
   /** The queue's stats, with jobs still held in the outbox counted as waiting since they were recorded. */
   async stats(name: string): Promise<QueueStats> {
-    const held = this.outbox.pendingFor(QUEUE_TARGET, 100_000).filter((e) => (e.payload as EnqueuePayload).name === name);
+    const held = await this.heldOf(name);
     const inner = await this.inner.stats(name);
     const heldSince = held.length > 0 ? Date.now() - Math.min(...held.map((e) => e.createdAt)) : null;
     const ages = [inner.oldestWaitingMs, heldSince].filter((a): a is number => a !== null);
@@ -99,10 +107,13 @@ export class OutboxJobQueue implements JobQueue {
 
   /** Jobs named by `ids` are dropped from the outbox (not yet forwarded) and from the queue. */
   async forget(ids: string[]): Promise<number> {
-    const held = this.outbox.pendingFor(QUEUE_TARGET, 100_000)
-      .filter((e) => ids.some((id) => JSON.stringify((e.payload as EnqueuePayload).data).includes(id)));
-    for (const e of held) this.outbox.complete(e.id);
-    return held.length + (await this.inner.forget(ids));
+    const dropped = await this.outbox.gated(() => {
+      const held = this.outbox.pendingFor(QUEUE_TARGET, 100_000)
+        .filter((e) => ids.some((id) => JSON.stringify((e.payload as EnqueuePayload).data).includes(id)));
+      for (const e of held) this.outbox.complete(e.id);
+      return held.length;
+    });
+    return dropped + (await this.inner.forget(ids));
   }
 
   ready(): Promise<boolean> {

@@ -36,9 +36,9 @@ export function lexicalOutboxHandler(index: LexicalIndex): OutboxHandler {
 
 /** Record a write, try to deliver it now; resolve once it is durable, reject if the backend refused it. */
 async function writeThrough(outbox: Outbox, forwarder: OutboxForwarder, target: string, operation: string, payload: unknown): Promise<void> {
-  const id = outbox.record(target, operation, payload);
+  const { id, inSection } = await outbox.gated(() => ({ id: outbox.record(target, operation, payload), inSection: outbox.inTransaction() }));
   // Inside `Stores.atomically`: committed with the transaction, forwarded after it (see `OutboxJobQueue.enqueue`).
-  if (outbox.inTransaction()) {
+  if (inSection) {
     forwarder.drainAfterCommit(target);
     return;
   }

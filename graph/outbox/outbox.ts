@@ -1,4 +1,4 @@
-import { noTransactionOpen } from '../sqlite/connection-gate.js';
+import { ConnectionGate, noTransactionOpen } from '../sqlite/connection-gate.js';
 import type { SqliteDatabase } from '../sqlite/database.js';
 
 const SCHEMA = `
@@ -62,6 +62,15 @@ export class Outbox {
       .prepare('INSERT INTO outbox (target, operation, payload, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)')
       .run(target, operation, JSON.stringify(payload), now, now);
     return Number(info.lastInsertRowid);
+  }
+
+  /**
+   * Run the synchronous outbox step `fn` on the file's connection gate: inside an atomic section at once (it commits
+   * with the section), otherwise after the sections queued before it, so it never joins another request's transaction.
+   * Only the outbox's own rows go through here, never a networked call (a slow backend must not hold up the file).
+   */
+  gated<T>(fn: () => T): Promise<T> {
+    return ConnectionGate.of(this.db).call(async () => fn());
   }
 
   /**

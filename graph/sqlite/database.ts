@@ -44,6 +44,17 @@ export function sqliteAtomically(db: SqliteDatabase): <T>(work: () => Promise<T>
 }
 
 /**
+ * Fold the write-ahead log back into the file and truncate it (after an erasure, so the erased rows leave the WAL
+ * too), outside any atomic section: a checkpoint run while another request's transaction is open fails with
+ * SQLITE_LOCKED after the erasure itself has committed.
+ */
+export function truncateWal(db: SqliteDatabase): Promise<void> {
+  return ConnectionGate.of(db).call(async () => {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  });
+}
+
+/**
  * Add `column` (`decl`: its type and default) to `table` of a database created before it existed, unless there already.
  * Two processes opening the same old file may both find it missing: the one that adds it second gets SQLite's
  * "duplicate column name", which here means done, not an error.

@@ -17,6 +17,7 @@ import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from './derived-a
 import { isFunctionWord } from '../speaker/name-words.js';
 import { isCalendarWord } from '../speaker/calendar-words.js';
 import { eraseValueEntities, factsHoldingValues, redactMentions, reindexWithout, statedValues } from './erase-mentions.js';
+import { truncateWal } from '../../graph/sqlite/database.js';
 
 /** What erasure needs besides the stores. */
 export interface ErasureDeps {
@@ -254,7 +255,7 @@ async function secondPass(deps: ErasureDeps, tenant: TenantId, participantId: st
   // the id refused (the graph keeps the erasure).
   await deps.events?.publish(tenant, ALL_SESSIONS, { type: 'participant.erased', payload: { erased_key: erasedIdKey(participantId) } }).catch(() => undefined);
   await stores.graph.endErasure(tenant, participantId);
-  stores.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  await truncateWal(stores.sqlite);
   return second;
 }
 

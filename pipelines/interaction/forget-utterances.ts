@@ -13,6 +13,7 @@ import { eraseLeftBrainTraces } from './erase-left-brain.js';
 import { eraseTraces } from './erase-traces.js';
 import { ErasureClaim, type ErasureOwner } from './erasure-claim.js';
 import { closedByForgotten, reopenClosed, reopenVectors, type DeletedByTurn, type Reopening } from './reopen-forgotten.js';
+import { truncateWal } from '../../graph/sqlite/database.js';
 
 /**
  * What forgetting needs: the stores, kept audio, the embedder (left-brain entities described again) and the bus (kept
@@ -203,7 +204,7 @@ async function forgetRecorded(deps: ForgetDeps, tenant: TenantId, key: string, i
   const reopened = await currentAgain(stores, tenant, plan.reopen ?? []);
   await tellLiveSessions(deps, tenant, plan.factIds, reopened);
   await stores.graph.endErasure(tenant, key);
-  stores.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  await truncateWal(stores.sqlite);
   return { utteranceIds: ids, deletedMemoryIds: plan.factIds, keptMemoryIds: [...kept], reopenedMemoryIds: reopened.map((f) => f.id) };
 }
 

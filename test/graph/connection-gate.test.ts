@@ -4,6 +4,8 @@
  * ROLLBACK never undoes it, and it is durable when its promise resolves, not at the section's COMMIT.
  */
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { pino } from 'pino';
@@ -137,5 +139,42 @@ describe('ConnectionGate', () => {
     assert.equal((db.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n, 0);
     await assert.rejects(gate.call(() => gate.atomically(() => insert('x'))), /cannot start inside a store call/);
     db.close();
+  });
+});
+
+describe('a networked store beside the file (review of the gate, finding 1)', () => {
+  test('a Qdrant call that hangs holds up no store call or section on the file', async () => {
+    // A Qdrant that holds every answer until released (or for 30 s at most, so a regression fails, not hangs).
+    const held: Array<() => void> = [];
+    const server = http.createServer((req, res) => {
+      held.push(() => { res.writeHead(503, { 'content-type': 'application/json' }); res.end('{"status":"held"}'); });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const releaseAll = (): void => { for (const r of held.splice(0)) r(); };
+    const safety = setTimeout(releaseAll, 30_000);
+    const tmp = tempDir('parley-connection-gate-qdrant-');
+    const stores = openStores(loadConfig({
+      DATA_DIR: tmp.dir, LOG_LEVEL: 'silent', PARLEY_VECTOR_STORE: 'qdrant', QDRANT_URL: `http://127.0.0.1:${port}`,
+    }), pino({ level: 'silent' }));
+    try {
+      let searchSettled = false;
+      const search = stores.vectors.search(T, 'facts', new Float32Array(4), 5).catch(() => undefined)
+        .finally(() => { searchSettled = true; });
+      await new Promise((resolve) => setImmediate(resolve));
+      // Before the fix the vector store was gated: the section below waited for the hung search, and every call after it.
+      const section = stores.atomically(async () => stores.graph.createParticipant(T, { name: 'Ines Inside' }));
+      const outside = stores.graph.createParticipant(T, { name: 'Bob Outside' });
+      await Promise.all([section, outside]);
+      assert.equal(searchSettled, false, 'the file\'s calls finished only once the hung Qdrant call had');
+      releaseAll();
+      await search;
+    } finally {
+      clearTimeout(safety);
+      releaseAll();
+      await stores.close(1000);
+      server.close();
+      tmp.remove();
+    }
   });
 });
