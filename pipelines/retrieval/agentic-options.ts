@@ -41,7 +41,8 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   onRelevanceSignals?: (signals: RelevanceSignals[]) => void;
   /**
    * Bars of the topic gate of `answerable` (`topicMatched`): an answer reads answerable only when some item shares the
-   * question's topic words or comes close to them in meaning; default `DEFAULT_TOPIC_BARS`; null: no gate (as before).
+   * question's topic words or comes close to them in meaning (`DEFAULT_TOPIC_BARS` is the measured choice); default null: no gate
+   * (`PARLEY_ANSWERABLE_TOPIC_GATE=on` sets `DEFAULT_TOPIC_BARS` in the server).
    */
   topicGate?: TopicBars | null;
   /**

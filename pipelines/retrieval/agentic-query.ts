@@ -231,7 +231,7 @@ export async function answerQuestion(
   timings.memory_ms = now() - memoryStarted;
   const relevanceStarted = now();
   // Computed whether or not anyone listens: an optional call would skip evaluating its argument.
-  const bars = options.topicGate === undefined ? DEFAULT_TOPIC_BARS : options.topicGate;
+  const bars = options.topicGate ?? null;
   const topic = bars === null ? null : topicForms(rewritten.terms, options.wordnet ?? defaultWordNet());
   const signals = await withRelevance(retriever, evidence, rewritten.terms, rewritten.participantIds, questionVector, topic);
   options.onRelevanceSignals?.(signals);

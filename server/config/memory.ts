@@ -44,6 +44,12 @@ export interface MemorySettings {
    * question a median 40 ms on a loaded 2-core machine, docs/BENCHMARKS.md, "Fresh turns").
    */
   retrievalFreshTurns: number;
+  /**
+   * `PARLEY_ANSWERABLE_TOPIC_GATE` (`on` / `off`, default `off`): `answerable` also needs an item sharing the question's
+   * topic (`topicMatched`, `DEFAULT_TOPIC_BARS`). Off by default: with USE-lite it read paraphrased answerable questions
+   * ("What does Ana do for work?" against "Ana is a nurse") unanswerable, and LoCoMo showed no gain (docs/BENCHMARKS.md).
+   */
+  answerableTopicGate: boolean;
 }
 
 /** The names of `PARLEY_ASSISTANT_NAMES`: comma-separated, `none` for none. */
@@ -73,5 +79,6 @@ export function readMemorySettings(
     modelsDir: models,
     memoryMinAsrConfidence: r.number('PARLEY_MEMORY_MIN_ASR_CONFIDENCE', DEFAULT_MIN_ASR_CONFIDENCE, 0, 1),
     retrievalFreshTurns: r.int('PARLEY_RETRIEVAL_FRESH_TURNS', 0, 0, 1000),
+    answerableTopicGate: r.oneOf('PARLEY_ANSWERABLE_TOPIC_GATE', ['on', 'off'] as const, 'off') === 'on',
   };
 }

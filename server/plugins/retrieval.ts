@@ -5,6 +5,7 @@ import type { TextEmbedder } from '../../pipelines/embeddings/text-embedder.js';
 import { UseLiteEmbedder } from '../../pipelines/embeddings/use-lite-embedder.js';
 import { QueryCoherence, type QueryCoherenceOptions } from '../../pipelines/retrieval/coherence.js';
 import { answerQuestion, type AgenticOptions, type QuestionInput } from '../../pipelines/retrieval/agentic-query.js';
+import { DEFAULT_TOPIC_BARS } from '../../pipelines/retrieval/relevance.js';
 import { withFreshTurns } from '../../pipelines/retrieval/fresh-turns.js';
 import { leftBrainStep } from '../../pipelines/retrieval/left-brain-job.js';
 import { Retriever, type RetrieverOptions } from '../../pipelines/retrieval/retriever.js';
@@ -58,6 +59,11 @@ export const retrievalPlugin = fp(async (app: FastifyInstance, opts: RetrievalPl
   // Opt-in (`PARLEY_RETRIEVAL_FRESH_TURNS`): turns whose consolidation has not run yet are scored by meaning too, with
   // the retriever's question embedder.
   const fresh = app.config.retrievalFreshTurns;
+  // Opt-in (`PARLEY_ANSWERABLE_TOPIC_GATE=on`): `answerable` also needs an item on the question's topic.
+  const agentic: AgenticOptions = {
+    ...(app.config.answerableTopicGate ? { topicGate: DEFAULT_TOPIC_BARS } : {}),
+    ...opts.agentic,
+  };
   const vectors = fresh > 0
     ? withFreshTurns(app.stores.vectors, app.stores.graph, (text) => retriever.embed(text), { recent: fresh, minAsrConfidence: app.config.memoryMinAsrConfidence })
     : app.stores.vectors;
@@ -84,7 +90,7 @@ export const retrievalPlugin = fp(async (app: FastifyInstance, opts: RetrievalPl
     // Asked as of the app's clock (`BuildOptions.now`; default the wall clock), the clock facts were told against: a fact's
     // own end ("for the next few days") holds or has passed by the same time as participant attributes. A question
     // given its own time (`POST /v1/query`'s `now`: a replay, imported history) is asked as of it.
-    const answer = await answerQuestion(retriever, tenant, { ...input, now: input.now ?? new Date(app.clock()) }, opts.agentic);
+    const answer = await answerQuestion(retriever, tenant, { ...input, now: input.now ?? new Date(app.clock()) }, agentic);
     metrics?.queryDuration.observe((performance.now() - started) / 1000);
     // Each retrieval round of the question (`round1_ms`…) is a search too, told apart from live turns.
     for (const [name, ms] of Object.entries(answer.timings)) {

@@ -399,7 +399,7 @@ export const QueryBody = Type.Object({
 export type QueryBody = Static<typeof QueryBody>;
 
 /** What `answerable` means, on `POST /v1/query` and `query.result` alike. */
-export const ANSWERABLE_DESCRIPTION = 'the best item\'s relevance reaches 0.155 and some item shares the question\'s topic words or comes close in meaning: memory likely holds an answer (false: likely nothing on it; a question about what another known person said or did often still reads true)';
+export const ANSWERABLE_DESCRIPTION = 'the best item\'s relevance reaches 0.155 (with PARLEY_ANSWERABLE_TOPIC_GATE=on, also some item shares the question\'s topic words or comes close in meaning): memory likely holds an answer (false: likely nothing on it; a question about what another known person said or did often still reads true)';
 
 export const MemoryItemView = Type.Object({
   id: Type.String(),

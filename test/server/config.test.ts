@@ -306,4 +306,10 @@ describe('config', () => {
     assert.match(one, /\(API keys serve acme; npm run mcp serves default \(PARLEY_MCP_TENANT\)\)/);
     assert.doesNotMatch(one, /acme, default/);
   });
+
+  test('PARLEY_ANSWERABLE_TOPIC_GATE is off unless set on; another value is refused', () => {
+    assert.equal(loadConfig({}).answerableTopicGate, false);
+    assert.equal(loadConfig({ PARLEY_ANSWERABLE_TOPIC_GATE: 'on' }).answerableTopicGate, true);
+    assert.throws(() => loadConfig({ PARLEY_ANSWERABLE_TOPIC_GATE: 'yes' }), (err: unknown) => err instanceof ConfigError && /PARLEY_ANSWERABLE_TOPIC_GATE/.test(err.message));
+  });
 });

@@ -40,12 +40,12 @@ describe('POST /v1/query items carry a relevance comparable across questions (em
   });
 });
 
-describe('POST /v1/query: answerable depends on the question\'s topic, not only on a known name (embedded embedder)', () => {
+describe('POST /v1/query with PARLEY_ANSWERABLE_TOPIC_GATE=on: answerable depends on the question\'s topic (embedded embedder)', () => {
   let t: TestApp;
   let api: ParleyClient;
 
   before(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ PARLEY_ANSWERABLE_TOPIC_GATE: 'on' });
     api = new ParleyClient({ baseUrl: t.httpUrl });
     // Ana is well known, but nobody ever said anything about blood.
     await api.postUtterances('call-ana', [

@@ -207,7 +207,7 @@ export interface Schemas {
   };
   QueryResponse: {
     evidence: Schemas["MemoryItem"][];
-    /** the best item's relevance reaches 0.155 and some item shares the question's topic words or comes close in meaning: memory likely holds an answer (false: likely nothing on it; a question about what another known person said or did often still reads true) */
+    /** the best item's relevance reaches 0.155 (with PARLEY_ANSWERABLE_TOPIC_GATE=on, also some item shares the question's topic words or comes close in meaning): memory likely holds an answer (false: likely nothing on it; a question about what another known person said or did often still reads true) */
     answerable: boolean;
     asker: {
       id: string;
@@ -830,7 +830,7 @@ export interface ServerEvents {
     seq: number;
     id: string;
     evidence: Schemas["MemoryItem"][];
-    /** the best item's relevance reaches 0.155 and some item shares the question's topic words or comes close in meaning: memory likely holds an answer (false: likely nothing on it; a question about what another known person said or did often still reads true) */
+    /** the best item's relevance reaches 0.155 (with PARLEY_ANSWERABLE_TOPIC_GATE=on, also some item shares the question's topic words or comes close in meaning): memory likely holds an answer (false: likely nothing on it; a question about what another known person said or did often still reads true) */
     answerable: boolean;
     rounds: number;
     /** milliseconds per stage */
