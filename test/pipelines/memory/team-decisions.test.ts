@@ -75,6 +75,18 @@ describe('a team decision changed', () => {
     assert.deepEqual(await decided([['chidi', ['ana', 'ben'], 'Should we?'], ['ana', ['chidi'], 'Yeah.']]), []);
     // The acceptance answers the latest proposal since the speaker last spoke, not one they answered already.
     assert.deepEqual(await decided([asked, ['ana', ['chidi'], 'Hmm.'], ['ana', ['chidi', 'ben'], 'Yeah, Postgres is fine.']]), []);
+    // A "yeah" after another person's objection or doubt agrees with that reply, not the proposal (reviewB M6). On main
+    // 0bb6ea29: "Chidi and the group will cancel the team offsite in March 2027", "… will move the standup to 9".
+    assert.deepEqual(await decided([['ana', ['ben', 'chidi'], 'Should we cancel the team offsite in March?'],
+      ['ben', ['ana'], 'No, people are really looking forward to it.'], ['chidi', ['ben'], 'Yeah, agreed.']]), []);
+    assert.deepEqual(await decided([['ana', ['ben', 'chidi'], 'Should we move the standup to 9?'],
+      ['ben', ['ana'], 'Hmm, I am not sure, 9 is early for me.'], ['chidi', ['ben'], 'Right.']]), []);
+    assert.deepEqual(await decided([asked, ['ana', ['chidi'], 'Yeah, MySQL is fine.'], ['ben', ['chidi'], 'Sure.']]), []);
+    // Bare acceptances by others in between, or the proposer's own words, leave the acceptance standing.
+    assert.deepEqual(await decided([asked, ['ana', ['chidi'], 'Yeah, sounds good.'], ['ben', ['chidi'], 'Sure.']]),
+      ['Ben and the group will use Postgres for the billing service']);
+    assert.deepEqual(await decided([asked, ['chidi', ['ana', 'ben'], 'It would save us a migration later.'], ['ben', ['chidi'], 'Sure, Postgres is fine.']]),
+      ['Ben and the group will use Postgres for the billing service']);
   });
 
   test('a noun the tagger reads as one is a topic noun though WordNet lacks it; a verb still is none (teamleft)', () => {
