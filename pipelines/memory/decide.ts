@@ -10,7 +10,7 @@ import { retimedText, type Retold } from './retimed.js';
 import { FOR_NOW_PREFERENCE } from './temporary-slots.js';
 import { canonicalSlot } from './thing-keys.js';
 import { replacedDecision } from './team-decisions.js';
-import { changedValue, holdsValue, namesDay, namesThing, retoldValue } from './value-change.js';
+import { changedValue, holdsValue, namesDay, namesThing, retoldValue, thingTerms } from './value-change.js';
 
 /** A consolidation decision for one extracted fact. */
 export type Decision =
@@ -361,8 +361,9 @@ function valueChanged(fact: ExtractedFact, candidates: Candidate[], names: strin
   const kept = about.find((c) => holdsValue(c.fact.content, change.to) && (!change.from || !holdsValue(c.fact.content, change.from)));
   if (kept) return { op: 'KEEP', targetId: kept.fact.id };
   const held = about.filter((c) => (change.from ? holdsValue(c.fact.content, change.from) : retoldValue(c.fact.content, change) !== null));
-  const [first, ...rest] = held;
-  if (!first) return null;
+  // Only the best match is replaced; a generic word alone ("my order") names one only when one is held (reviewB HIGH 2).
+  const first = held[0];
+  if (!first || (held.length > 1 && thingTerms(change, names).length === 0)) return null;
   const content = retoldValue(first.fact.content, change);
   const retold: Retold | undefined = content === null ? undefined
     : {
@@ -372,7 +373,6 @@ function valueChanged(fact: ExtractedFact, candidates: Candidate[], names: strin
     };
   return {
     op: 'UPDATE', targetId: first.fact.id,
-    ...(rest.length > 0 ? { alsoReplaces: rest.map((c) => c.fact.id) } : {}),
     ...(retold ? { retold } : {}),
   };
 }

@@ -5,6 +5,7 @@
  * value (`retoldValue`), whoever asked for the change or confirmed it.
  */
 import { terms } from '../../graph/lexical-terms.js';
+import { findDates } from './relative-date.js';
 
 /** What a change names: the thing changed, the value it had (null: not said) and the value it has now. */
 export interface ValueChange {
@@ -64,14 +65,29 @@ function denied(content: string, at: number): boolean {
 /** Weekdays and months: a day written out ("Tuesday 10 November 2026") is matched and replaced whole. */
 const DAY_WORD = /^(?:mon|tues|wednes|thurs|fri|satur|sun)day$/i;
 
-/** The words of `value` as it is written in `text` (a day with its date, else the words), or null when `text` does not hold it. */
+/** Any instant: the dates a stored fact holds are written out ("Friday 4 December 2026"), so none is read from it. */
+const SOME_TIME = '2026-01-01T00:00:00.000Z';
+
+/**
+ * The words of `value` as it is written in `text` (a day with its date, else the words), or null when `text` does not hold
+ * it. Words of a value that is no date are never read inside a date ("4" of "Friday 4 December 2026"), and a value held
+ * more than once outside dates ("4 bikes and 4 helmets") is held nowhere: which one changed is not known (reviewB HIGH 3).
+ */
 function heldSpan(text: string, value: string): RegExpExecArray | null {
   const words = value.trim().split(/\s+/);
   const first = words[0]!.replace(/[^\p{L}\d'’-]/gu, '');
   if (!first) return null;
   const esc = (w: string): string => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   if (DAY_WORD.test(first)) return new RegExp(String.raw`\b${esc(first)}(?:\s+\d{1,2}\s+[A-Z][a-z]+\s+\d{4})?\b`, 'i').exec(text);
-  return new RegExp(String.raw`(?<![\p{L}\d])${words.map(esc).join('\\s+')}(?![\p{L}\d])`, 'iu').exec(text);
+  const all = [...text.matchAll(new RegExp(String.raw`(?<![\p{L}\d])${words.map(esc).join('\\s+')}(?![\p{L}\d])`, 'giu'))];
+  const lower = text.toLowerCase();
+  const dates = (all.length === 0 || findDates(value, SOME_TIME).length > 0 ? [] : findDates(text, SOME_TIME)).flatMap((d) => {
+    const spans: [number, number][] = [];
+    for (let at = lower.indexOf(d.phrase.toLowerCase()); at >= 0 && d.phrase; at = lower.indexOf(d.phrase.toLowerCase(), at + 1)) spans.push([at, at + d.phrase.length]);
+    return spans;
+  });
+  const outside = all.filter((m) => !dates.some(([from, to]) => m.index < to && from < m.index + m[0].length));
+  return outside.length === 1 ? outside[0] as RegExpExecArray : null;
 }
 
 /** True when `value` is a day ("Thursday 12 November 2026"). */
@@ -84,13 +100,27 @@ export function holdsValue(text: string, value: string): boolean {
   return heldSpan(text, value) !== null;
 }
 
+/** Words that name a kind of thing, no one thing ("order", "booking"): a change of "my order" may be of any order. */
+const GENERIC = new Set(terms('order orders booking bookings reservation reservations appointment appointments request requests purchase'));
+
 /**
- * True when `text` names the thing of `change` (a content word of it: "order" of "road bike order", "repair"), people's
- * names (`people`) aside.
+ * The terms that tell the thing of `change` from others ("road", "bike" of "road bike order"; "helmet"), people's names
+ * (`people`) and generic words aside; none when only a generic word names it ("my order").
+ */
+export function thingTerms(change: ValueChange, people: readonly string[] = []): string[] {
+  const skip = new Set(people.flatMap(terms));
+  return terms(change.thing).filter((t) => t.length > 2 && !skip.has(t) && !GENERIC.has(t));
+}
+
+/**
+ * True when `text` names the thing of `change`: every term that tells it from others (`thingTerms`, stems matched:
+ * "bike" / "bikes"), or, when only a generic word names it ("my order"), that word (reviewB HIGH 2).
  */
 export function namesThing(text: string, change: ValueChange, people: readonly string[] = []): boolean {
-  const skip = new Set(people.flatMap(terms));
   const said = new Set(terms(text));
+  const own = thingTerms(change, people);
+  if (own.length > 0) return own.every((t) => said.has(t));
+  const skip = new Set(people.flatMap(terms));
   return terms(change.thing).some((t) => t.length > 2 && !skip.has(t) && said.has(t));
 }
 

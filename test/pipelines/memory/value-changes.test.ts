@@ -78,6 +78,52 @@ describe('trial11 F1: an order changed', () => {
   });
 });
 
+describe('a change names one thing (reviewB HIGH 2, 3)', () => {
+  test('a change of the helmet order leaves the road bike order of the same size current', async () => {
+    // On main 0bb6ea29: the shared word "order" named both, and every fact holding size 54 was closed.
+    const { facts } = await said('Maria', 'Sam', [
+      ['s1', 'Maria', "I'd like to order a road bike in size 54.", '2026-11-02T10:00:00.000Z'],
+      ['s1', 'Maria', 'Also a helmet in size 54.', '2026-11-02T10:01:00.000Z'],
+      ['s2', 'Maria', 'Please change my helmet order to size 56 instead of 54.', '2026-11-05T10:00:00.000Z'],
+    ]);
+    const now = current(facts);
+    assert.ok(now.includes('Maria would like to order a road bike in size 54'), JSON.stringify(now));
+    assert.ok(now.some((c) => /helmet/.test(c) && /size 56/.test(c)), JSON.stringify(now));
+    assert.ok(!now.some((c) => /helmet/.test(c) && /size 54/.test(c)), JSON.stringify(now));
+  });
+
+  test('a change of the bike order, the table booking or the shoe order closes only that one', async () => {
+    const cases: [string[], string, RegExp, RegExp][] = [
+      [["I'd like to order 2 road bikes.", "I'd also like to order 2 helmets."], 'Please change my bike order to 3 instead of 2.', /helmets/, /bikes/],
+      [["I'd like to book a table for 4 on Friday.", "I'd also like to book a room for 4 nights."], 'Please change my table booking to 6 instead of 4.', /room/, /table/],
+      [["I'd like to order shoes in size 40.", "I'd also like to order football boots in size 40."], 'Please change my shoe order to size 41 instead of 40.', /boots/, /shoes/],
+    ];
+    for (const [first, change, other, changed] of cases) {
+      const { facts } = await said('Maria', 'Sam', [
+        ['s1', 'Maria', first[0]!, '2026-11-02T10:00:00.000Z'],
+        ['s1', 'Maria', first[1]!, '2026-11-02T10:01:00.000Z'],
+        ['s2', 'Maria', change, '2026-11-03T10:00:00.000Z'],
+      ]);
+      const all = JSON.stringify(facts.map((x) => [x.content, x.validTo === null]));
+      assert.ok(facts.some((x) => other.test(x.content)) && facts.filter((x) => other.test(x.content)).every((x) => x.validTo === null), all);
+      assert.ok(facts.some((x) => changed.test(x.content) && x.validTo !== null), all);
+    }
+  });
+
+  test('the old value is never replaced inside a date, and one said twice is rewritten nowhere', async () => {
+    // On main 0bb6ea29: the first bare "4", the day of "Friday 4 December 2026", became 6.
+    const { facts } = await said('Maria', 'Sam', [
+      ['s1', 'Maria', "I'd like to book a table on December 4 for 4 people.", '2026-11-02T10:00:00.000Z'],
+      ['s2', 'Maria', 'Please change my table booking to 6 instead of 4.', '2026-11-03T10:00:00.000Z'],
+    ]);
+    const now = current(facts).filter((c) => /table/.test(c) && !/change/.test(c));
+    assert.deepEqual(now, ['Maria would like to book a table on Friday 4 December 2026 for 6 people'], JSON.stringify(current(facts)));
+    const change = { thing: 'order', from: '4', to: '6', move: false };
+    assert.equal(retoldValue('Maria would like to book a table for 4 on Friday 4 December 2026', change), 'Maria would like to book a table for 6 on Friday 4 December 2026');
+    assert.equal(retoldValue('Maria would like to order 4 bikes and 4 helmets', change), null);
+  });
+});
+
 describe('trial11 F2: a booking moved, then cancelled', () => {
   test('"move my repair from Tuesday to Thursday" moves the booking to Thursday; "cancel the repair" ends it', async () => {
     // On main 9025de92: the move was stored as "…move their repair from Tuesday 10 November 2026" ("to Thursday" lost)
