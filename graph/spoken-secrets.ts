@@ -1,7 +1,8 @@
 /**
- * Whether a sentence gives a secret (a PIN, a password, a passcode, a code word, a card's security code), and where its
- * value lies: the memory rules keep no fact and no attribute of it (pipelines/memory/spoken-values.ts, rules 55), the
- * stored transcript keeps "[redacted]" in its place (pipelines/memory/secret-values.ts, rules 56), and the lexical
+ * Whether a sentence gives a secret (a PIN, a password, a passcode, a code word, a card's security code, a door, gate
+ * or alarm code, a combination), and where its value lies: the memory rules keep no fact and no attribute of it
+ * (pipelines/memory/spoken-values.ts, rules 55), the stored transcript keeps "[redacted]" in place of a value with a
+ * digit in it (pipelines/memory/secret-values.ts, rules 56), and the lexical
  * index does not add the digits of a secret said in words to its terms (graph/lexical-terms.ts). Only a value given
  * counts: "my password was changed yesterday", "the wifi password is on the fridge" and "my PIN is locked" give none.
  */
@@ -15,19 +16,28 @@ export const REDACTED_MARK = '[redacted]';
 
 /** A password or a code word named and given: "my password is…", "the passcode's…", "code word:"; the rest follows. */
 const SECRET = /\b(?:password|passcode|pass\s+code|passphrase|pass\s+phrase|code\s*word|safe\s*word)\s*(?:(?:is|was)\b|['’]s\b|:)\s*/gi;
-/** A secret number named and given: "my PIN is double seven…", "security code: 447" (not "the pin was bent"). */
-const SECRET_NUMBER = /\b(?:pin|pin\s+(?:number|code)|security\s+(?:code|number)|cvv|cvc|card\s+verification\s+(?:code|value))\s*(?:(?:is|was)\b|['’]s\b|:)\s*/gi;
+/**
+ * A secret number named and given: "my PIN is double seven…", "security code: 447", "the door code is 4417", "the safe's
+ * combination is 12 34 56" (not "the pin was bent").
+ */
+const SECRET_NUMBER = /\b(?:pin|pin\s+(?:number|code)|security\s+(?:code|number)|cvv|cvc|card\s+verification\s+(?:code|value)|(?:door|gate|alarm|entry|access|lock|safe)\s+code|combination)\s*(?:(?:is|was)\b|['’]s\b|:)\s*/gi;
 
 /**
- * Where a secret's value lies in a text (`start`, `end`: offsets of the text searched). `plain`: a word with no digit,
- * capital or symbol inside ("sunshine"), a value only where it is a noun, not "wrong" or "expired" (the POS check is the
- * caller's: `secretValues`, pipelines/memory/secret-values.ts).
+ * Where a secret's value lies in a text (`start`, `end`: offsets of the text searched, an opening quote left out).
+ * `plain`: a word with no digit, capital or symbol inside ("sunshine"), a value only where it is a noun, not "wrong" or
+ * "expired" (the POS check is the caller's: `secretValues`, pipelines/memory/secret-values.ts). `digits`: the value
+ * holds a digit, written or said ("4421", "hunter2", "hunter two", "double seven three one"), the only values the stored
+ * transcript redacts (a word said is kept: a false redaction would lose what the user said).
  */
 export interface SecretSpan {
   start: number;
   end: number;
   plain: boolean;
+  digits: boolean;
 }
+
+/** A value's end: where it ends (in `rest`), whether it is a plain word, whether it holds a digit (`SecretSpan`). */
+type ValueEnd = Omit<SecretSpan, 'start'>;
 
 /** Where a number said in words of three digits or more opens `rest` ("seven seven three one", "double oh seven"). */
 function spokenDigitsEnd(rest: string): number | null {
@@ -40,48 +50,70 @@ function firstWord(rest: string): string {
   return /^\S+/.exec(rest)?.[0].replace(/[.,;:!?"'’)]+$/, '') ?? '';
 }
 
-/** Whether what follows a value ends its clause: punctuation, the end of the text, or "and / but / so / because". */
+/**
+ * Whether what follows a value ends its clause: punctuation, a closing quote, the end of the text, "and / but / so /
+ * because", or "ok / okay / thanks / please" ("my pin is 77 31 ok"). "6 digits long", "2FA protected" end none.
+ */
 function endsClause(after: string): boolean {
-  return /^\s*(?:[,.;!?]|$|(?:and|but|so|because)\b)/i.test(after);
+  return /^\s*(?:[,.;!?"'’”)]|$|(?:and|but|so|because|ok|okay|thanks|please)\b)/i.test(after);
+}
+
+/** A word in capitals only ("OK", "TBD", "NONE", "WIFI"): an abbreviation or a word stressed, no value. */
+function allCaps(word: string): boolean {
+  return /^[\p{Lu}'’.-]+$/u.test(word) && /\p{Lu}.*\p{Lu}|^\p{Lu}$/u.test(word);
 }
 
 /**
- * Where the password `rest` opens with ends: one word with a digit ("hunter2"), capitals after its first letter or a
- * symbol inside ("TrOub4dor", "p@ss"), a word and a number said after it that ends the clause ("hunter two"), a number
- * said in words (three digits or more), a value redacted (`REDACTED_MARK`), or one plain word that ends the clause
- * ("sunshine": `plain`). Not "on the
- * fridge", "case sensitive" or "the same as last time".
+ * Where the password `rest` opens with ends: one word with a digit ("hunter2"), a capital after a letter or a symbol
+ * inside ("TrOub4dor", "p@ss"), a word and a number said after it ("hunter two"), a number said in words (three digits
+ * or more), each ending its clause (`endsClause`: not "2FA protected", "12 characters long"), a value redacted
+ * (`REDACTED_MARK`), or one plain word that ends the clause ("sunshine": `plain`). Not "on the fridge", "case
+ * sensitive", "the same as last time", nor a word in capitals ("OK", "TBD": `allCaps`).
  */
-function passwordEnd(rest: string): { end: number; plain: boolean } | null {
-  if (rest.startsWith(REDACTED_MARK)) return { end: REDACTED_MARK.length, plain: false };
+function passwordEnd(rest: string): ValueEnd | null {
+  if (rest.startsWith(REDACTED_MARK)) return { end: REDACTED_MARK.length, plain: false, digits: true };
   const word = firstWord(rest);
-  if (/\d/.test(word) || /^.+\p{Lu}/u.test(word) || /^[^\s]*\p{L}[^\p{L}\p{N}\s'’-][^\s]*\p{L}/u.test(word)) return { end: word.length, plain: false };
+  const after = rest.slice(word.length);
+  if (allCaps(word)) return null;
+  if (/\d/.test(word)) return endsClause(after) ? { end: word.length, plain: false, digits: true } : null;
+  if (/\p{L}\p{Lu}/u.test(word) || /^[^\s]*\p{L}[^\p{L}\p{N}\s'’-][^\s]*\p{L}/u.test(word)) {
+    return endsClause(after) ? { end: word.length, plain: false, digits: false } : null;
+  }
   const spoken = spokenDigitsEnd(rest);
-  if (spoken !== null) return { end: spoken, plain: false };
+  if (spoken !== null) return endsClause(rest.slice(spoken)) ? { end: spoken, plain: false, digits: true } : null;
   const run = spokenRuns(rest, 1)[0];
-  if (run !== undefined && /^\S+\s+$/.test(rest.slice(0, run.start)) && endsClause(rest.slice(run.end))) return { end: run.end, plain: false };
-  return /^\p{L}[\p{L}'’-]*$/u.test(word) && endsClause(rest.slice(word.length)) ? { end: word.length, plain: true } : null;
+  if (run !== undefined && /^\S+\s+$/.test(rest.slice(0, run.start)) && endsClause(rest.slice(run.end))) return { end: run.end, plain: false, digits: true };
+  return /^\p{L}[\p{L}'’-]*$/u.test(word) && endsClause(after) ? { end: word.length, plain: true, digits: false } : null;
 }
 
-/** Where the secret number `rest` opens with ends: digits written ("7731", "77 31") or said (three or more). */
+/**
+ * Where the secret number `rest` opens with ends: digits written ("7731", "77 31") or said (three or more), the end
+ * of a clause after them ("the PIN is 30 days old", "the security code is 3 digits" give none).
+ */
 function secretNumberEnd(rest: string): number | null {
   if (rest.startsWith(REDACTED_MARK)) return REDACTED_MARK.length;
   const written = /^\S*\d(?:[\s-]*\d)*/.exec(rest);
-  return written ? written[0].length : spokenDigitsEnd(rest);
+  const end = written ? written[0].length : spokenDigitsEnd(rest);
+  return end !== null && endsClause(rest.slice(end)) ? end : null;
+}
+
+/** Where a value given at `at` opens, after an opening quote ("the code word is 'pineapple'"). */
+function valueStart(text: string, at: number): number {
+  return at + (/^["'‘“]+(?=\S)/.exec(text.slice(at))?.[0].length ?? 0);
 }
 
 /** Every secret's value `text` gives, in order (`SecretSpan`), plain words included. */
 export function secretSpans(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
   for (const m of text.matchAll(SECRET)) {
-    const start = m.index + m[0].length;
+    const start = valueStart(text, m.index + m[0].length);
     const found = passwordEnd(text.slice(start));
-    if (found) spans.push({ start, end: start + found.end, plain: found.plain });
+    if (found) spans.push({ start, ...found, end: start + found.end });
   }
   for (const m of text.matchAll(SECRET_NUMBER)) {
-    const start = m.index + m[0].length;
+    const start = valueStart(text, m.index + m[0].length);
     const end = secretNumberEnd(text.slice(start));
-    if (end !== null) spans.push({ start, end: start + end, plain: false });
+    if (end !== null) spans.push({ start, end: start + end, plain: false, digits: true });
   }
   return spans.sort((a, b) => a.start - b.start).filter((s, i, all) => i === 0 || s.start >= all[i - 1]!.end);
 }

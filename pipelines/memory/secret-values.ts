@@ -2,7 +2,7 @@
  * A secret given as a plain word ("my password is sunshine", "the code word is pineapple"; rules 56), read with its
  * part of speech: a noun or a name is a value, an adjective, a participle, an adverb, a preposition, a determiner or a
  * pronoun is none ("the password is wrong / expired / mine"). What the transcript stores in place of a secret's value
- * (`withSecretsRedacted`). Secrets shaped as one (digits, symbols, a number said) are found by graph/spoken-secrets.ts.
+ * with a digit in it (`withSecretsRedacted`). Secrets shaped as one (digits, symbols, a number said) are found by graph/spoken-secrets.ts.
  */
 import type { WinkMethods } from 'wink-nlp';
 import { REDACTED_MARK, secretSpans, type SecretSpan } from '../../graph/spoken-secrets.js';
@@ -39,9 +39,13 @@ export function givesSecret(nlp: WinkMethods, sentence: string): boolean {
   return secretValues(nlp, sentence).length > 0;
 }
 
-/** `text` with each secret's value it gives replaced by {@link REDACTED_MARK}; the same string when it gives none. */
+/**
+ * `text` with each secret's value it gives that holds a digit ("4421", "hunter2", "double seven three one") replaced by
+ * {@link REDACTED_MARK}; the same string when it gives none. A value without a digit ("sunshine", "p@ss") is kept as
+ * said: it gives no memory (`givesSecret`), but a false redaction would lose the user's words.
+ */
 export function withSecretsRedacted(nlp: WinkMethods, text: string): string {
   let out = text;
-  for (const s of secretValues(nlp, text).reverse()) out = out.slice(0, s.start) + REDACTED_MARK + out.slice(s.end);
+  for (const s of secretValues(nlp, text).filter((v) => v.digits).reverse()) out = out.slice(0, s.start) + REDACTED_MARK + out.slice(s.end);
   return out;
 }

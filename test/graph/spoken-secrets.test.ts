@@ -11,7 +11,8 @@ describe('statesSecret: a secret given, not one only named', () => {
   test('a PIN, a password or a security code given', () => {
     for (const said of ['my PIN is 7731', "the password's hunter two", 'my password is hunter2', 'the password is Tr0ub4dor, ok',
       'security code: 447', 'my pin code is one two three', 'my PIN is double seven three one', 'the passcode is four four seven one',
-      'my password is p@ssw0rd', 'the cvv is seven one two']) {
+      'my password is p@ssw0rd', 'the cvv is seven one two', 'The door code is 4417', "Ana's alarm code is 7731", 'The gate code is 1234',
+      'the safe code is 0042.', 'the combination is 12-34-56', "the password is 'hunter2'", 'my pin is 77 31 ok']) {
       assert.ok(statesSecret(said), said);
     }
   });
@@ -20,7 +21,10 @@ describe('statesSecret: a secret given, not one only named', () => {
     for (const said of ['I forgot my PIN', 'I need to reset my password', 'the pin was bent', 'my pinboard is full',
       'My password was changed yesterday', 'The password is wrong again', 'The wifi password is on the fridge',
       'The password is the same as last time, tell IT', 'My PIN is locked after one more try', 'The pin is stuck on one side',
-      'The password is one of those long ones']) {
+      'The password is one of those long ones', 'My new password is 12 characters long, with one symbol.',
+      'The security code is 3 digits on the back of the card.', 'Your PIN is 6 digits long.', 'The pin is 2 inches long.',
+      'The PIN is 30 days old.', 'The password is OK now, I reset it.', 'The password is 2FA protected.', 'The password is TBD.',
+      'The password is Wi-Fi.', 'The door code is 4 digits long', 'The combination is perfect.']) {
       assert.equal(statesSecret(said), false, said);
     }
   });

@@ -33,16 +33,46 @@ describe('givesSecret: a password given as a plain word', () => {
 });
 
 describe('withSecretsRedacted: the value given replaced', () => {
-  test('a plain word, a number said, digits, a word and a number', () => {
+  test('a number said, digits, a word and a number', () => {
     const cases: Array<[string, string]> = [
-      ['my password is sunshine', 'my password is [redacted]'],
       ['Sure. My PIN is double seven three one, thanks.', 'Sure. My PIN is [redacted], thanks.'],
-      ['the wifi password is bluefish42 and the code word is pineapple.', 'the wifi password is [redacted] and the code word is [redacted].'],
+      ['the wifi password is bluefish42 and the code word is pineapple.', 'the wifi password is [redacted] and the code word is pineapple.'],
       ["the password's hunter two", "the password's [redacted]"],
       ['security code: 447', 'security code: [redacted]'],
       ['my pin is 77 31 ok', 'my pin is [redacted] ok'],
     ];
     for (const [said, stored] of cases) assert.equal(withSecretsRedacted(nlp, said), stored, said);
+  });
+
+  test('a door, gate, alarm or safe code and a combination; a value in quotes (reviewB 7)', () => {
+    const cases: Array<[string, string]> = [
+      ['The door code is 4417', 'The door code is [redacted]'],
+      ["Ana's alarm code is 7731.", "Ana's alarm code is [redacted]."],
+      ['The gate code is 1234.', 'The gate code is [redacted].'],
+      ['the entry code is four four one seven', 'the entry code is [redacted]'],
+      ['The safe combination is 12 34 56, ok?', 'The safe combination is [redacted], ok?'],
+      ["the code word is 'hunter2'.", "the code word is '[redacted]'."],
+    ];
+    for (const [said, stored] of cases) assert.equal(withSecretsRedacted(nlp, said), stored, said);
+    for (const said of ['The door code is 4417', "Ana's alarm code is 7731", 'The gate code is 1234', "the code word is 'pineapple'",
+      'the lock combination is 12 34 56', 'The access code is 5521.']) {
+      assert.ok(givesSecret(nlp, said), said);
+    }
+  });
+
+  test('a value must end its clause, a word in capitals is none, a plain word is kept (reviewB 1)', () => {
+    const noValue = ['My new password is 12 characters long, with one symbol.', 'The security code is 3 digits on the back of the card.',
+      'Your PIN is 6 digits long.', 'The pin is 2 inches long.', 'The PIN is 30 days old.', 'The password is OK now, I reset it.',
+      'The password is 2FA protected.', 'The password is TBD.', 'The password is TBD until Monday.', 'the door code is 4 digits long',
+      'The combination is perfect.', 'Your PIN is four digits long.'];
+    for (const said of noValue) {
+      assert.equal(withSecretsRedacted(nlp, said), said, said);
+      assert.equal(givesSecret(nlp, said), false, said);
+    }
+    const plainWords = ['Honestly, the password is overkill.', 'The password is default.', 'The password is lowercase.',
+      'The password is nonsense.', 'The password is garbage.', 'The password is security.', 'The password is email.',
+      'The password is Wi-Fi.', 'my password is sunshine', 'the code word is pineapple', 'My password is Sunshine.'];
+    for (const said of plainWords) assert.equal(withSecretsRedacted(nlp, said), said, said);
   });
 
   test('no secret given: the same string', () => {
