@@ -53,6 +53,9 @@ const SAID_VERB = new Set(['know', 'think', 'say', 'tell', 'agree', 'believe', '
  * ("went to the store and bought it" is no "bought the store"); it counts as a candidate but is never written in.
  */
 const PLACE_PREPOSITION = /^(?:to|at|in|into|from|near|inside|outside|onto|through|around|across|past|toward|towards)$/i;
+/** Where a clause ends inside a sentence: what comes before may be an antecedent in the same sentence. */
+const CLAUSE_BREAK = /^(?:,|;|:|and|but|so|then|because)$/i;
+
 /**
  * Adverbs that may stand between "is / was" and an adjective without making its subject a thing acted upon: "The costs
  * are too high" asks for the costs to be cut.
@@ -61,10 +64,13 @@ const EXCESS = /^(?:too)$/i;
 
 /**
  * Whether the noun phrase whose head is token `head` of `t` is the subject of "is / was + adjective or participle" ("The
- * weather was awful", "The office is closed on Monday", "The room was really cold"), not of "are too high".
+ * weather was awful", "The office is closed on Monday", "The room was really cold") or of "was out / off / down" ending
+ * its clause ("The electricity was out"), not of "are too high".
  */
 function saidOf(t: Tagged, head: number): boolean {
   if (t.lemmas[head + 1] !== 'be' || !['AUX', 'VERB'].includes(t.pos[head + 1] ?? '')) return false;
+  const ends = (n: number): boolean => t.pos[n] === undefined || t.pos[n] === 'PUNCT' || CLAUSE_BREAK.test(t.words[n] ?? '');
+  if (PARTICLE.test(t.words[head + 2] ?? '') && ends(head + 3)) return true;
   let k = head + 2;
   while (t.pos[k] === 'ADV' || t.pos[k] === 'PART') {
     if (EXCESS.test(t.words[k] ?? '')) return false;
@@ -72,9 +78,6 @@ function saidOf(t: Tagged, head: number): boolean {
   }
   return t.pos[k] === 'ADJ' || t.pos[k] === 'VERB';
 }
-
-/** Where a clause ends inside a sentence: what comes before may be an antecedent in the same sentence. */
-const CLAUSE_BREAK = /^(?:,|;|:|and|but|so|then|because)$/i;
 
 function tag(nlp: WinkMethods, text: string): Tagged {
   const tokens = nlp.readDoc(text).tokens();

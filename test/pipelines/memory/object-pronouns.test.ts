@@ -58,6 +58,7 @@ describe('an object pronoun', () => {
     assert.equal(named('Let us cancel it.', ['The weather was awful.']), 'Let us cancel it.');
     assert.equal(named('I already paid it.', ['The electricity was expensive.']), 'I already paid it.');
     assert.equal(named('I will open it.', ['The office is closed on Monday.']), 'I will open it.');
+    assert.equal(named('I already paid it.', ['The electricity was out.']), 'I already paid it.');
     // It does not compete either: the report is the one thing.
     assert.equal(named('I will send it tomorrow.', ['I finished the report.', 'The weather was awful.']), 'I will send the report tomorrow.');
   });
