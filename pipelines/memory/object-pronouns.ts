@@ -2,11 +2,14 @@
  * A thing named by "it", "them", "that" or "this" as an object takes the one thing said just before (trial10 F4): Ben:
  * "Someone needs to handle the vendor contract." / Dana: "I can take it." is kept as "Dana can take the vendor contract";
  * "Dana can take it over" after "Ben is handling the vendor contract" reads "…take over the vendor contract", a task taken
- * over that team-decisions.ts can match. The antecedent is a noun phrase (not a person, not a time) of the nearest
- * sentence that names one of the pronoun's number ("it" one thing, "them" several): the clause before the pronoun's in
- * its own sentence, the sentences before it in the turn, then the turn just before. With none there, or two or more,
- * or one told with a pronoun possessive ("my report" is whose?) or without a determiner ("for analytics"), the sentence
- * is kept as said: nothing is guessed. Who "I" and "you" are is not the pronoun's concern (pronouns.ts).
+ * over that team-decisions.ts can match. The antecedent is the one noun phrase (not a person, not a time) of the
+ * pronoun's number ("it" one thing, "them" several) in the whole window: the clause before the pronoun's in its own
+ * sentence, the sentences before it in the turn, and the turn just before. With none there, or two or more anywhere in
+ * it ("I finished the report. The weather was awful." / "I will send it" names no one thing), or one told with a pronoun
+ * possessive ("my report" is whose?) or without a determiner ("for analytics"), the sentence is kept as said: nothing is
+ * guessed. The subject of "is / was + adjective" ("The weather was awful", "The office is closed") is said of, not acted
+ * upon, and is no candidate; "The costs are too high" is a thing to act on and is one. Who "I" and "you" are is not the
+ * pronoun's concern (pronouns.ts).
  */
 import type { WinkMethods } from 'wink-nlp';
 import { defaultWordNet } from '../retrieval/wordnet.js';
@@ -36,10 +39,12 @@ const POSSESSIVE = /^(?:my|your|his|her|its|our|their)$/i;
 /** Particles of a phrasal verb that go before a whole noun phrase ("take it over" → "take over the vendor contract"). */
 const PARTICLE = /^(?:over|up|back|off|out|on|down|away|in)$/i;
 /**
- * Verbs whose "it" is no thing: "make it", "get it", "mean it"; and "do it / that", which stands for an action ("We should
- * move the launch." / "Let's do it" is no "do the launch").
+ * Verbs whose "it" is no thing: "make it", "get it", "mean it"; "do it / that", which stands for an action ("We should
+ * move the launch." / "Let's do it" is no "do the launch"); and verbs whose "it" is as often a matter as a thing ("The
+ * budget is too tight." / "I'll raise it with finance" raises the matter, not the budget; "bring it up", "keep it",
+ * "leave it", "let it go").
  */
-const IDIOM_VERB = new Set(['make', 'get', 'mean', 'fake', 'wing', 'nail', 'call', 'do']);
+const IDIOM_VERB = new Set(['make', 'get', 'mean', 'fake', 'wing', 'nail', 'call', 'do', 'raise', 'bring', 'keep', 'leave', 'let']);
 /** Verbs whose "that" or "this" is what was said, not a thing in it: "I agree with that", "I know that", "I think so". */
 const SAID_VERB = new Set(['know', 'think', 'say', 'tell', 'agree', 'believe', 'remember', 'understand', 'guess', 'doubt', 'hope',
   'hear', 'see', 'mean', 'like', 'love', 'hate', 'suggest', 'propose', 'second', 'support', 'approve']);
@@ -50,6 +55,29 @@ const SAID_VERB = new Set(['know', 'think', 'say', 'tell', 'agree', 'believe', '
 const PLACE_PREPOSITION = /^(?:to|at|in|into|from|near|inside|outside|onto|through|around|across|past|toward|towards)$/i;
 /** Where a clause ends inside a sentence: what comes before may be an antecedent in the same sentence. */
 const CLAUSE_BREAK = /^(?:,|;|:|and|but|so|then|because)$/i;
+
+/**
+ * Adverbs that may stand between "is / was" and an adjective without making its subject a thing acted upon: "The costs
+ * are too high" asks for the costs to be cut.
+ */
+const EXCESS = /^(?:too)$/i;
+
+/**
+ * Whether the noun phrase whose head is token `head` of `t` is the subject of "is / was + adjective or participle" ("The
+ * weather was awful", "The office is closed on Monday", "The room was really cold") or of "was out / off / down" ending
+ * its clause ("The electricity was out"), not of "are too high".
+ */
+function saidOf(t: Tagged, head: number): boolean {
+  if (t.lemmas[head + 1] !== 'be' || !['AUX', 'VERB'].includes(t.pos[head + 1] ?? '')) return false;
+  const ends = (n: number): boolean => t.pos[n] === undefined || t.pos[n] === 'PUNCT' || CLAUSE_BREAK.test(t.words[n] ?? '');
+  if (PARTICLE.test(t.words[head + 2] ?? '') && ends(head + 3)) return true;
+  let k = head + 2;
+  while (t.pos[k] === 'ADV' || t.pos[k] === 'PART') {
+    if (EXCESS.test(t.words[k] ?? '')) return false;
+    k++;
+  }
+  return t.pos[k] === 'ADJ' || t.pos[k] === 'VERB';
+}
 
 function tag(nlp: WinkMethods, text: string): Tagged {
   const tokens = nlp.readDoc(text).tokens();
@@ -93,7 +121,7 @@ function nounPhrases(t: Tagged, from: number, to: number): Candidate[] {
       if (t.pos[j] === 'NOUN') head = j;
       j++;
     }
-    if (head < 0 || personOrTime(t.words[head]!)) {
+    if (head < 0 || personOrTime(t.words[head]!) || saidOf(t, head)) {
       i = Math.max(j, i + 1);
       continue;
     }
@@ -134,10 +162,9 @@ function objectPronoun(t: Tagged): number {
 
 /**
  * `sentence` with its object pronoun ("it", "them", "that", "this" after a verb or a preposition) written as the one noun
- * phrase of its number the nearest sentence before names: the clause before it in `sentence`, then `before` (the
- * sentences said before it, oldest first: its own turn's, and the turn just before, of the same session only). As said
- * when there is none, when that sentence names two or more, or when the one it names may not be written in another's
- * words (`Candidate.usable`).
+ * phrase of its number the whole window names: the clause before it in `sentence` and `before` (the sentences said before
+ * it, oldest first: its own turn's, and the turn just before, of the same session only). As said when there is none,
+ * when the window names two or more, or when the one it names may not be written in another's words (`Candidate.usable`).
  */
 export function withObjectNamed(nlp: WinkMethods, sentence: string, before: readonly string[]): string {
   const t = tag(nlp, sentence);
@@ -147,11 +174,12 @@ export function withObjectNamed(nlp: WinkMethods, sentence: string, before: read
   const fits = (cs: Candidate[]): Candidate[] => cs.filter((c) => c.plural === plural);
   // The clause before the pronoun's, in its own sentence ("The printer broke, can you fix it?").
   const clauseEnd = t.words.slice(0, at).findLastIndex((w) => CLAUSE_BREAK.test(w));
-  const nearest = [clauseEnd > 0 ? fits(nounPhrases(t, 0, clauseEnd)) : [],
-    ...[...before].reverse().map((s) => { const b = tag(nlp, s); return fits(nounPhrases(b, 0, b.words.length)); })];
-  const found = nearest.find((cs) => cs.length > 0);
-  if (!found || found.length !== 1 || !found[0]!.usable) return sentence;
-  const phrase = found[0]!.text;
+  const found = [...(clauseEnd > 0 ? fits(nounPhrases(t, 0, clauseEnd)) : []),
+    ...before.flatMap((s) => { const b = tag(nlp, s); return fits(nounPhrases(b, 0, b.words.length)); })];
+  // The same phrase said twice ("the vendor contract" in both turns) is one thing.
+  const things = [...new Map(found.map((c) => [`${c.text.toLowerCase()}|${c.usable}`, c])).values()];
+  if (things.length !== 1 || !things[0]!.usable) return sentence;
+  const phrase = things[0]!.text;
   const head = t.words.slice(0, at).map((w, k) => `${k === 0 ? '' : t.spaces[k] ?? ' '}${w}`).join('');
   // "take it over" → "take over the vendor contract", when the particle ends the verb phrase ("put it on the table" does not).
   const particle = PARTICLE.test(t.words[at + 1] ?? '') && t.pos[at - 1] === 'VERB' && ['PUNCT', 'ADV', undefined].includes(t.pos[at + 2]);

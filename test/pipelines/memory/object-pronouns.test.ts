@@ -40,6 +40,37 @@ describe('an object pronoun', () => {
     assert.equal(named('Ana sent it on Friday.', ["We'll use ClickHouse for analytics instead."]), 'Ana sent it on Friday.');
   });
 
+  test('a thing is written in only when the whole window names no other of its number', () => {
+    // On main 0bb6ea29 the nearest sentence with one thing won: "send the weather", "sign the office".
+    assert.equal(named('I will send it tomorrow.', ['I finished the report.', 'We watched the weather.']), 'I will send it tomorrow.');
+    assert.equal(named('I will sign it.', ['Legal sent the contract.', 'The lawyers are busy.', 'Legal sent the draft.']), 'I will sign it.');
+    // A thing in the clause before does not hide another said before it.
+    assert.equal(named('The draft is here, so I will sign it.', ['Legal sent the contract.']), 'The draft is here, so I will sign it.');
+    // The other number does not compete: "them" passes over the singular, "it" over the plural.
+    assert.equal(named('I will sign it.', ['Legal sent the contract.', 'The lawyers sent the notes.']), 'I will sign the contract.');
+    // The same thing said twice is one thing.
+    assert.equal(named('I can take it.', ['Someone needs to handle the vendor contract.', 'Ben was handling the vendor contract.']),
+      'I can take the vendor contract.');
+  });
+
+  test('the subject of "is / was + adjective" is no thing acted upon', () => {
+    // On main 0bb6ea29: "Let us cancel the weather", "I already paid the electricity".
+    assert.equal(named('Let us cancel it.', ['The weather was awful.']), 'Let us cancel it.');
+    assert.equal(named('I already paid it.', ['The electricity was expensive.']), 'I already paid it.');
+    assert.equal(named('I will open it.', ['The office is closed on Monday.']), 'I will open it.');
+    assert.equal(named('I already paid it.', ['The electricity was out.']), 'I already paid it.');
+    // It does not compete either: the report is the one thing.
+    assert.equal(named('I will send it tomorrow.', ['I finished the report.', 'The weather was awful.']), 'I will send the report tomorrow.');
+  });
+
+  test('"raise it", "bring it up", "keep it", "leave it", "let it" are kept as said', () => {
+    // On main 0bb6ea29: "I'll raise the budget with finance", the meaning reversed.
+    for (const s of ["I'll raise it with finance.", 'I will bring it up with finance.', 'I will bring it tomorrow.', 'We should keep it.',
+      'Just leave it.', 'Let it go.']) {
+      assert.equal(named(s, ['The budget is too tight.']), s);
+    }
+  });
+
   test('a place a preposition names is never written in for "it"', () => {
     // Written in before the guard: "and bought the store", "I fixed the garage".
     assert.equal(named('I went to the store, and bought it.', []), 'I went to the store, and bought it.');
@@ -60,6 +91,16 @@ describe('an object pronoun', () => {
       ['Tom can take the vendor contract']);
     assert.deepEqual(await contentsAfter('The marketing costs are too high.', 'We should cut them.', '2026-11-16T10:00:00.000Z'),
       ['Tom and Ana should cut the marketing costs']);
+  });
+
+  test('the extracted fact keeps its pronoun where the window names two things or an adjective\'s subject', async () => {
+    const time = '2026-11-16T10:00:00.000Z';
+    for (const [before, said] of [['I finished the report. The weather was awful.', 'I will send it tomorrow.'],
+      ['Legal sent the contract. The office is closed on Monday.', 'I will sign it on Tuesday.'],
+      ['The budget is too tight.', "I'll raise it with finance."]] as const) {
+      const contents = await contentsAfter(before, said, time);
+      assert.ok(!contents.some((c) => /weather|office|budget/.test(c)), `${said} → ${JSON.stringify(contents)}`);
+    }
   });
 
   test('a turn of another session is never read', async () => {
