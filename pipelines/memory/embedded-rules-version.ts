@@ -344,5 +344,13 @@
  * ("until next Wednesday", state-end.ts) already was: said on a Monday or Tuesday, "next Wednesday" is in nine or eight
  * days, not two or one; "this / on / coming Wednesday" and a bare "Wednesday" stay the coming one (relative-date.ts,
  * calendar-day.ts `weekdayOfNextWeek`).
+ * 62 (review of 56–61): a value change closes only the one fact naming the thing it names (its distinguishing words,
+ * "helmet" / "road bike"; a generic "order" or "booking" alone only when one current fact holds the old value) and
+ * never reads the old value inside a date nor where it is said twice (value-change.ts); a "yeah" after another
+ * person's objection, doubt or other option is no group decision (accepted-proposal.ts); an object pronoun takes a
+ * thing only when the whole window names one of its number, never the subject of "is / was + adjective", a place after
+ * a preposition, nor after "raise / bring / keep / leave / let" (object-pronouns.ts); a secret's value must end its
+ * clause, capitals are none, door / gate / alarm / safe codes and combinations are secrets, and the stored transcript
+ * is redacted only for a value holding a digit (graph/spoken-secrets.ts, secret-values.ts).
  */
-export const EMBEDDED_RULES_VERSION = 61;
+export const EMBEDDED_RULES_VERSION = 62;
