@@ -42,7 +42,7 @@ import { withoutApology, withoutPhatic } from './call-phrases.js';
 import { withApologyCall } from './apology-call.js';
 import { withHeardPlaces } from './heard-places.js';
 import { statedIdentifier } from './identifiers.js';
-import { givesSecret } from './secret-values.js';
+import { withoutSecretClause } from './secret-values.js';
 import { withSpokenValues } from './spoken-values.js';
 import { statedAddress } from './delivery-address.js';
 import { acceptedProposal } from './accepted-proposal.js';
@@ -205,8 +205,9 @@ export class EmbeddedExtractor implements Extractor {
     const sentences = clean(declined ? declined.rest : u.text).flatMap(retractionAndClause)
       .map((s) => (isWithdrawal(s, called) ? 'Cancel that.' : withoutApology(withoutPhatic(s), listeners))).filter((s) => s.length > 0)
       .map((s) => { const said = withTopicLast(withoutCorrectingNo(withoutAcknowledgement(withoutVocative(s, calledListeners)))); const told = withAllergyCorrected(rememberedStatement(said, called) ?? said); return refusal(told) ?? chosenFirst(told); })
-      // "my PIN is double seven three one", "my password is sunshine": a secret is no memory (rules 55, 56).
-      .filter((s) => !pleasantry(this.#nlp, s, listeners) && !meetingFormula(s, afterQuestion) && !givesSecret(this.#nlp, s))
+      // "my PIN is double seven three one", "my password is sunshine": a secret is no memory (rules 55, 56); a clause before it is (62).
+      .map((s) => withoutSecretClause(this.#nlp, s))
+      .filter((s) => s.length > 0 && !pleasantry(this.#nlp, s, listeners) && !meetingFormula(s, afterQuestion))
       .map((s) => withElidedI(this.#nlp, s, listeners)).flatMap((s) => splitPlanClauses(this.#nlp, s))
       // "I love jazz, but for now I'm into techno": the liking held for now is its own clause's (rules 38).
       .flatMap(forNowClauses)

@@ -40,6 +40,23 @@ export function givesSecret(nlp: WinkMethods, sentence: string): boolean {
 }
 
 /**
+ * `sentence` without the clause that gives a secret, and what follows it: "I repair lighthouse lenses and my gate code is
+ * 5512." keeps "I repair lighthouse lenses." (before, the whole sentence gave no memory). The clause opens after the last
+ * ", " / "; " / "and" / "but" / "so" before the secret's value; with no such break, or one word before it ("Okay, my PIN
+ * is 4421"), nothing is kept (empty string). The same string when it gives no secret.
+ */
+export function withoutSecretClause(nlp: WinkMethods, sentence: string): string {
+  const first = secretValues(nlp, sentence)[0];
+  if (!first) return sentence;
+  const before = sentence.slice(0, first.start);
+  const breaks = [...before.matchAll(/(?:[,;]\s+|\s+(?:and|but|so)\s+)/gi)];
+  const last = breaks[breaks.length - 1];
+  if (!last) return '';
+  const kept = before.slice(0, last.index).replace(/[\s,;]+$/, '');
+  return kept.split(/\s+/).filter((w) => /\w/.test(w)).length >= 2 ? `${kept}.` : '';
+}
+
+/**
  * `text` with each secret's value it gives that holds a digit ("4421", "hunter2", "double seven three one") replaced by
  * {@link REDACTED_MARK}; the same string when it gives none. A value without a digit ("sunshine", "p@ss") is kept as
  * said: it gives no memory (`givesSecret`), but a false redaction would lose the user's words.

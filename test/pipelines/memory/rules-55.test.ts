@@ -71,6 +71,15 @@ describe('rules 55: values said in words', () => {
     }
   });
 
+  test('the clause before a secret is still a memory; the secret and what follows it are not (rules 62)', async () => {
+    // Before: the whole sentence gave nothing once "gate code" was a secret.
+    const { facts } = await read('I repair lighthouse lenses in Quessant and my gate code is 5512.');
+    assert.equal(facts.length, 1, JSON.stringify(facts));
+    assert.match(String((facts[0] as unknown[])[1]), /repairs? lighthouse lenses in Quessant/);
+    assert.doesNotMatch(JSON.stringify(facts), /5512|gate code/);
+    assert.deepEqual(await read('Okay, my PIN is 4421.'), { facts: [], profile: [] });
+  });
+
   test('a secret only named is an ordinary sentence (review12)', async () => {
     for (const text of ['My password was changed yesterday', 'The wifi password is on the fridge', 'My PIN is locked after one more try',
       'my password is expired', 'the password is case sensitive', 'the password is in the email']) {
