@@ -351,6 +351,7 @@
  * thing only when the whole window names one of its number, never the subject of "is / was + adjective", a place after
  * a preposition, nor after "raise / bring / keep / leave / let" (object-pronouns.ts); a secret's value must end its
  * clause, capitals are none, door / gate / alarm / safe codes and combinations are secrets, and the stored transcript
- * is redacted only for a value holding a digit (graph/spoken-secrets.ts, secret-values.ts).
+ * is redacted only for a value holding a digit (graph/spoken-secrets.ts, secret-values.ts); a secret drops only its own
+ * clause and what follows it, the clause before it is still read (`withoutSecretClause`).
  */
 export const EMBEDDED_RULES_VERSION = 62;
