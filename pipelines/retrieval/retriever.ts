@@ -6,6 +6,7 @@ import type { MemoryItem } from '../../graph/core/events.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import type { SecondDenseChannel } from './second-dense.js';
 import { EntityMatcher, type EntityMatcherOptions } from './entity-matcher.js';
+import { idsWithin, personaWithin, type MemoryScope } from './context-scope.js';
 import { hydrate, personaCandidates } from './hydrate.js';
 import { NameResolver } from './memory-items.js';
 import { onePerSourceTurn } from './one-per-turn.js';
@@ -40,6 +41,11 @@ export interface RetrievalRequest extends SearchFilters {
    * its place (the question path's staged tool, which maps items to their turns itself).
    */
   onePerTurn?: boolean;
+  /**
+   * Only memories of these people (`context_scope: participants`), filtered inside retrieval: every list is searched
+   * `scopeDepthFactor` times deeper and the fused candidates are filtered before the top `k` are taken. Absent: all.
+   */
+  scope?: MemoryScope;
   signal?: AbortSignal;
 }
 
@@ -71,6 +77,8 @@ export interface RetrieverOptions extends EntityMatcherOptions {
   denseWeight?: number;
   /** RRF bonus factor for memories by / to / about the asker; default 0.25. */
   askerBoost?: number;
+  /** How many times deeper each list is searched for a scoped request (`RetrievalRequest.scope`); default 4. */
+  scopeDepthFactor?: number;
   /** Called with the timings of every retrieval that completes (metrics). */
   onRetrieved?: (timings: RetrievalTimings) => void;
 }
@@ -103,6 +111,7 @@ export class Retriever {
     this.#o = {
       maxPool: options.maxPool ?? 3000, minPool: options.minPool ?? 20, schemaEntities: options.schemaEntities ?? 30,
       neighbours: options.neighbours ?? 6, globalWeight: options.globalWeight ?? 0, denseWeight: options.denseWeight ?? 0.5, askerBoost: options.askerBoost ?? 0.25,
+      scopeDepthFactor: options.scopeDepthFactor ?? 4,
     };
     this.#onRetrieved = options.onRetrieved;
   }
@@ -177,21 +186,31 @@ export class Retriever {
     const t2 = now();
 
     // Stage 3: search inside the pool; fuse a global search in when the pool is tiny.
-    const depth = Math.max(k * 4, 20);
+    // A scope leaves out what other people said: searched deeper, it still finds k of its own.
+    const depth = Math.max(k * 4, 20) * (req.scope ? this.#o.scopeDepthFactor : 1);
     const query = { text: req.text, vector };
     const fallback = poolSize < this.#o.minPool;
     const globalWeight = fallback ? 1 : this.#o.globalWeight;
     const lists: RankedList[] = [];
-    const [inPool, global, persona] = await Promise.all([
+    const [inPool, global, allPersona] = await Promise.all([
       poolSize > 0 ? searchLists(this.stores, tenant, query, pool, depth, layers, filters, 1, this.#o.denseWeight) : Promise.resolve([]),
       globalWeight > 0 ? searchLists(this.stores, tenant, query, null, depth, layers, filters, globalWeight, this.#o.denseWeight) : Promise.resolve([]),
       personaP,
     ]);
     lists.push(...inPool, ...global);
+    const persona = req.scope ? personaWithin(allPersona, req.scope) : allPersona;
     if (persona.length > 0) lists.push({ ids: persona.map((p) => p.id), weight: 1 });
     signal?.throwIfAborted();
     const exclude = new Set(req.excludeIds ?? []);
-    const fused = reciprocalRankFusion(lists).filter((f) => !exclude.has(f.id)).slice(0, k * 3);
+    let ranked = reciprocalRankFusion(lists).filter((f) => !exclude.has(f.id));
+    if (req.scope) {
+      // Before any top-k: what falls outside the scope never takes a place.
+      const personaIds = new Set(persona.map((p) => p.id));
+      const within = await idsWithin(this.stores, tenant, ranked.map((f) => f.id).filter((id) => !personaIds.has(id)), req.scope);
+      ranked = ranked.filter((f) => personaIds.has(f.id) || within.has(f.id));
+      signal?.throwIfAborted();
+    }
+    const fused = ranked.slice(0, k * 3);
     // "Sarah introduced themself" serves only a question about names (fix9).
     const introductions = ASKS_NAME.test(req.text) ? undefined : isSelfIntroduction;
     const items = await hydrate(this.stores, names, tenant, fused, persona, req.askerId ?? null, this.#o.askerBoost, undefined, introductions);

@@ -1,5 +1,6 @@
 import type { IngestedUtterance } from '../interaction/ingest.js';
 import type { ServerEventPayloads, ServerEventType } from '../../graph/core/events.js';
+import type { MemoryScope } from './context-scope.js';
 
 /** What a turn listener may use of its live session. */
 export interface TurnSession {
@@ -9,6 +10,11 @@ export interface TurnSession {
   send<T extends ServerEventType>(type: T, payload: ServerEventPayloads[T]): void;
   /** The participant who spoke last in this session (the likely asker), if known. */
   lastSpeakerId(): string | null;
+  /**
+   * Whose memories its pushed context may hold, asked at every search: the session's people under `context_scope:
+   * participants`; null (or absent): the whole tenant.
+   */
+  memoryScope?(): MemoryScope | null;
 }
 
 /**

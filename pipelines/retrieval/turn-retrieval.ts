@@ -2,6 +2,7 @@ import type { IngestedUtterance } from '../interaction/ingest.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import type { TurnListener, TurnSession } from './turn-listener.js';
 import type { RetrievalResult, Retriever } from './retriever.js';
+import type { MemoryScope } from './context-scope.js';
 
 /** Options for `createTurnRetrieval`. */
 export interface TurnRetrievalOptions {
@@ -41,6 +42,8 @@ interface Done {
   result: RetrievalResult;
   readyAt: number;
 }
+
+const scoped = (scope: MemoryScope | null): { scope?: MemoryScope } => (scope ? { scope } : {});
 
 const isAbort = (err: unknown): boolean => (err as { name?: string } | null)?.name === 'AbortError';
 
@@ -98,7 +101,10 @@ export function createTurnRetrieval(retriever: Retriever, session: TurnSession, 
     t.controller = controller;
     t.lastStart = performance.now();
     const promise = retriever
-      .retrieve({ tenant: session.tenant, text, k, askerId: session.lastSpeakerId(), excludeIds: t.excludeIds, signal: controller.signal })
+      .retrieve({
+        tenant: session.tenant, text, k, askerId: session.lastSpeakerId(), excludeIds: t.excludeIds, signal: controller.signal,
+        ...scoped(session.memoryScope?.() ?? null),
+      })
       .then((result) => {
         const done: Done = { text, result, readyAt: performance.now() };
         if (t.running?.promise === promise) t.running = null;

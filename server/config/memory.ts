@@ -3,6 +3,7 @@ import type { TextEmbedderName } from '../../pipelines/embeddings/text-embedder-
 import type { Env, EnvReader } from './env-reader.js';
 import { DEFAULT_ASSISTANT_NAMES } from '../../pipelines/interaction/non-person-labels.js';
 import { DEFAULT_MIN_ASR_CONFIDENCE } from '../../pipelines/memory/doubtful-speech.js';
+import { CONTEXT_SCOPES, type ContextScope } from '../../pipelines/retrieval/context-scope.js';
 
 /** How memories are extracted and embedded, and where models live. */
 export interface MemorySettings {
@@ -50,6 +51,12 @@ export interface MemorySettings {
    * ("What does Ana do for work?" against "Ana is a nurse") unanswerable, and LoCoMo showed no gain (docs/BENCHMARKS.md).
    */
   answerableTopicGate: boolean;
+  /**
+   * `PARLEY_CONTEXT_SCOPE` (`all` / `participants`): whose memories a session's pushed `memory.context` may hold, unless
+   * the session sets its own `context_scope`. Null (unset): `all` on `/v1/stream`, `participants` on `/v1/twilio` (a phone
+   * line carries one customer per call, so another customer's memories must never reach its agent).
+   */
+  contextScope: ContextScope | null;
 }
 
 /** The names of `PARLEY_ASSISTANT_NAMES`: comma-separated, `none` for none. */
@@ -80,5 +87,6 @@ export function readMemorySettings(
     memoryMinAsrConfidence: r.number('PARLEY_MEMORY_MIN_ASR_CONFIDENCE', DEFAULT_MIN_ASR_CONFIDENCE, 0, 1),
     retrievalFreshTurns: r.int('PARLEY_RETRIEVAL_FRESH_TURNS', 0, 0, 1000),
     answerableTopicGate: r.oneOf('PARLEY_ANSWERABLE_TOPIC_GATE', ['on', 'off'] as const, 'off') === 'on',
+    contextScope: env.PARLEY_CONTEXT_SCOPE?.trim() ? r.oneOf('PARLEY_CONTEXT_SCOPE', CONTEXT_SCOPES, 'all') : null,
   };
 }

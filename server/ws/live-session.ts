@@ -11,6 +11,7 @@ import type { Config } from '../config.js';
 import type { Models } from '../plugins/models.js';
 import type { MemoryQueryFn } from '../plugins/retrieval.js';
 import type { TurnListener, TurnSession } from '../../pipelines/retrieval/turn-listener.js';
+import type { ContextScope, MemoryScope } from '../../pipelines/retrieval/context-scope.js';
 import { SessionVocabulary } from '../../pipelines/interaction/session-vocabulary.js';
 import { VoiceTurns } from './voice-turns.js';
 import { RecentTurns } from './recent-turns.js';
@@ -138,6 +139,13 @@ export class LiveSession implements TurnSession {
    * waits for the first speaker who is not one of them; their turns are still theirs. Kept across reconnects.
    */
   agents: ReadonlySet<string> = new Set();
+  /**
+   * The route's context scope when the session sets none: `PARLEY_CONTEXT_SCOPE`, else `all` on `/v1/stream` and
+   * `participants` on `/v1/twilio`.
+   */
+  defaultContextScope: ContextScope = 'all';
+  /** The session's own `context_scope` (`session.update`, Twilio `customParameters`, kept in its metadata); null: none. */
+  ownContextScope: ContextScope | null = null;
   /** The names its recogniser listens for (name spotting): the session's people first, then the tenant's. */
   readonly vocabulary: SessionVocabulary;
 
@@ -388,6 +396,20 @@ export class LiveSession implements TurnSession {
 
   lastSpeakerId(): string | null {
     return this.lastSpeaker;
+  }
+
+  /** The context scope in force: the session's own, else its route's default. */
+  get contextScope(): ContextScope {
+    return this.ownContextScope ?? this.defaultContextScope;
+  }
+
+  /**
+   * Under `participants`, the people whose memories `memory.context` may hold: those heard or addressed in this session
+   * (as its name spotting knows them: a resumed session's last 50 turns, then every turn) and its agents; null under `all`.
+   */
+  memoryScope(): MemoryScope | null {
+    if (this.contextScope === 'all') return null;
+    return { people: new Set([...this.vocabulary.sessionPeople(), ...this.agents]), agents: this.agents, sessionId: this.id };
   }
 
   /** The last speaker who is not one of the session's {@link agents}; null before one spoke. */

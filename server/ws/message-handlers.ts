@@ -1,4 +1,5 @@
 import type { Static } from '@sinclair/typebox';
+import { isContextScope } from '../../pipelines/retrieval/context-scope.js';
 import { endStoredSession } from '../../pipelines/interaction/session-end.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import { clientTime, isoTime } from '../protocol/iso-time.js';
@@ -78,11 +79,13 @@ async function updateSession(session: LiveSession, deps: LiveSessionDeps, msg: S
   const record = await deps.stores.graph.getSession(session.tenant, session.id);
   const metadata: Record<string, unknown> = { ...(record?.metadata ?? {}), ...settings };
   if (settings.language === null) delete metadata.language;
+  if (settings.context_scope === null) delete metadata.context_scope;
   const bytes = Buffer.byteLength(JSON.stringify(metadata));
   if (bytes > MAX_SESSION_METADATA_BYTES) {
     throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `session metadata would be ${bytes} bytes; at most ${MAX_SESSION_METADATA_BYTES} are kept per session`);
   }
   await deps.stores.graph.updateSession(session.tenant, session.id, { metadata });
+  if (Object.hasOwn(settings, 'context_scope')) session.ownContextScope = isContextScope(metadata.context_scope) ? metadata.context_scope : null;
   session.send('session.updated', { session: metadata });
 }
 

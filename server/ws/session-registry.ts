@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { isContextScope } from '../../pipelines/retrieval/context-scope.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import { LiveSession, type LiveSessionDeps } from './live-session.js';
 import type { TurnListenerFactory } from '../../pipelines/retrieval/turn-listener.js';
@@ -160,6 +161,8 @@ export class SessionRegistry {
     this.markActive(tenant, id);
     const session = new LiveSession(tenant, id, record.lastEventSeq, this.deps, this.log.child({ session: id, tenant }), owner);
     session.unstoredFromMs = unstoredFrom;
+    session.defaultContextScope = this.deps.config.contextScope ?? 'all';
+    session.ownContextScope = isContextScope(record.metadata.context_scope) ? record.metadata.context_scope : null;
     session.storedClock = taken?.streamClock ? { ...taken.streamClock, transcriptEndMs: await this.transcriptEnd(tenant, id) } : null;
     session.listeners = this.listenerFactories.map((make) => make(session));
     session.onFinished = () => {

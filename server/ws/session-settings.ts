@@ -1,5 +1,6 @@
 import { ParleyError } from '../../graph/core/errors.js';
 import type { StreamFormat } from '../../pipelines/audio/audio-format.js';
+import { CONTEXT_SCOPES, isContextScope } from '../../pipelines/retrieval/context-scope.js';
 
 /**
  * Settings fixed when the socket connects (`/v1/stream` query parameters): the decoder is built for
@@ -26,7 +27,7 @@ const LANGUAGE_TAG = /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/;
  * Check the `session` object of a `session.update` before anything of it is stored, so that
  * `session.updated` only ever echoes settings the session really holds. A format field equal to the
  * connection's (a client resending its whole session object) is accepted and not stored; `language: null`
- * clears the language.
+ * clears the language, `context_scope: null` the session's own context scope (the server's default holds again).
  * @returns the settings to merge into the session's metadata (null values remove their key)
  * @throws ParleyError `PARLEY_ERR_BAD_FRAME` naming every field that is wrong (nothing is changed).
  */
@@ -50,6 +51,12 @@ export function validateSessionSettings(settings: Record<string, unknown>, forma
     const language = settings.language;
     if (language !== null && (typeof language !== 'string' || !LANGUAGE_TAG.test(language))) {
       problems.push(`language must be a language tag such as "en" or "pt-BR" (or null to clear it), not ${JSON.stringify(language) ?? String(language)}`);
+    }
+  }
+  if (Object.hasOwn(settings, 'context_scope')) {
+    const scope = settings.context_scope;
+    if (scope !== null && !isContextScope(scope)) {
+      problems.push(`context_scope must be one of ${CONTEXT_SCOPES.map((c) => JSON.stringify(c)).join(', ')} (or null for the server's default), not ${JSON.stringify(scope) ?? String(scope)}`);
     }
   }
   if (Object.hasOwn(settings, 'metadata')) {

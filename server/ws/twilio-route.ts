@@ -1,4 +1,5 @@
 import { MIN_FRAME_MS } from '../../pipelines/audio/audio-format.js';
+import { CONTEXT_SCOPES, isContextScope } from '../../pipelines/retrieval/context-scope.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Type } from '@sinclair/typebox';
@@ -31,6 +32,8 @@ export const TWILIO_PARAMS = {
   startTime: 'start_time',
   /** A call centre's agents (a comma list of ids, external ids or names), as `/v1/stream`'s `agent`. */
   agent: 'agent',
+  /** Whose memories the call's `memory.context` may hold (`all` or `participants`; default `participants`, README "Twilio"). */
+  contextScope: 'context_scope',
 } as const;
 
 const SESSION_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
@@ -237,6 +240,10 @@ class TwilioConnection {
       throw badFrame(`start: customParameters.${TWILIO_PARAMS.externalId} must be 1 to ${MAX_EXTERNAL_ID_LENGTH} characters, not blank`);
     }
     const startTime = callStartTime(visible[TWILIO_PARAMS.startTime], this.app.clock());
+    const contextScope = visible[TWILIO_PARAMS.contextScope];
+    if (contextScope !== undefined && !isContextScope(contextScope)) {
+      throw badFrame(`start: customParameters.${TWILIO_PARAMS.contextScope} must be one of ${CONTEXT_SCOPES.join(', ')}, not ${JSON.stringify(contextScope.slice(0, 64))}`);
+    }
     // Everything that can refuse the call is checked before the session opens.
     const agents = await this.callAgents(tenant, visible[TWILIO_PARAMS.agent], externalId);
     const graph = this.app.stores.graph;
@@ -244,6 +251,7 @@ class TwilioConnection {
     const metadata = {
       ...(stored?.metadata ?? {}),
       channel: 'twilio',
+      ...(contextScope !== undefined ? { context_scope: contextScope } : {}),
       twilio: { call_sid: start.callSid, stream_sid: start.streamSid, account_sid: start.accountSid, tracks: start.tracks, custom_parameters: visible },
     };
     if (Buffer.byteLength(JSON.stringify(metadata)) > MAX_SESSION_METADATA_BYTES) {
@@ -267,6 +275,9 @@ class TwilioConnection {
     if (externalId !== undefined) session.pendingExternalId = externalId;
     // A resumed call naming no agents keeps the session's.
     if (agents) session.agents = new Set(agents);
+    // One customer per call: another customer's memories never reach the call's agent unless asked for.
+    session.defaultContextScope = this.app.config.contextScope ?? 'participants';
+    if (isContextScope(metadata.context_scope)) session.ownContextScope = metadata.context_scope;
     this.session = session;
     this.state = 'live';
     session.attach(this.socket, TWILIO_FORMAT, opened.resumed, { events: false, ...(startTime !== undefined ? { startTime } : {}) });

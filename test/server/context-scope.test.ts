@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
+import type { MemoryItem } from '../../graph/core/events.js';
+import { appForSuite, startTestApp } from '../helpers/app.js';
+import { connectTwilio, liveCall, twilioCall, twilioMessages } from '../helpers/twilio.js';
+import { TestWsClient } from '../helpers/ws-client.js';
+
+const ASK = 'Sam, can I order a red Trek mountain bike with a carbon frame?';
+
+/**
+ * trial11 F7: a bike shop's phone line pushed one customer's order (Maria's) to the agent while another customer (Luis)
+ * called, because the push searched the whole tenant. `context_scope: participants` keeps a session's pushed context to
+ * the people on the call; `all` (the default on /v1/stream) keeps today's behaviour; /v1/twilio defaults to participants.
+ */
+describe('context_scope: whose memories memory.context pushes', () => {
+  const t = appForSuite(() => startTestApp());
+
+  /** Say `lines` in session `id` (after `update`, if any): the confirmed context of its last turn. */
+  async function call(id: string, lines: [string, string, string][], update?: Record<string, unknown>): Promise<MemoryItem[]> {
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=${id}`);
+    try {
+      await c.next('session.started');
+      if (update) {
+        c.sendJson({ type: 'session.update', session: update });
+        const held = Object.fromEntries(Object.entries(update).filter(([, v]) => v !== null));
+        assert.deepEqual((await c.nextNew('session.updated')).session, held, 'the setting is echoed (null: removed)');
+      }
+      let items: MemoryItem[] = [];
+      for (const [speaker, to, text] of lines) {
+        c.sendJson({ type: 'utterance', speaker, addressees: [to], text });
+        const final = await c.nextNew('transcript.final');
+        items = (await c.next('memory.context', (e) => e.turn_id === final.turn_id && e.speculative === false)).items as MemoryItem[];
+      }
+      return items;
+    } finally {
+      c.close();
+    }
+  }
+
+  test('two callers: under participants the second caller\'s context never holds the first caller\'s order, under all it does', async () => {
+    await call('scope-maria', [
+      ['Maria', 'Sam', 'Hi Sam, this is Maria, I ordered the red Trek mountain bike with the carbon frame.'],
+      ['Sam', 'Maria', 'Thanks Maria, your red Trek mountain bike with the carbon frame arrives on Friday.'],
+    ]);
+    await call('scope-luis-earlier', [['Luis', 'Sam', 'Hi Sam, this is Luis, I bought a red Trek helmet and a carbon bottle cage last month.']]);
+    await drainConsolidation(t.app.stores.queue, 60_000);
+    const maria = (await t.app.stores.graph.findParticipantsByName('default', 'Maria'))[0]!.id;
+    const ofMaria = (i: MemoryItem): boolean => i.session_id === 'scope-maria' || [i.speaker, ...i.addressees].some((p) => p.id === maria);
+
+    const all = await call('scope-luis-all', [['Luis', 'Sam', ASK]]);
+    assert.ok(all.some(ofMaria), `under all (the default) the tenant is searched: Maria's order is pushed (${JSON.stringify(all.map((i) => i.text))})`);
+
+    const scoped = await call('scope-luis-participants', [['Luis', 'Sam', ASK]], { context_scope: 'participants' });
+    assert.deepEqual(scoped.filter(ofMaria).map((i) => i.text), [], 'nothing of Maria reaches Luis\'s call');
+    assert.ok(scoped.some((i) => i.session_id === 'scope-luis-earlier'), `Luis's own earlier call is still pushed (${JSON.stringify(scoped.map((i) => i.text))})`);
+    assert.equal((await t.app.stores.graph.getSession('default', 'scope-luis-participants'))?.metadata.context_scope, 'participants', 'kept with the session');
+
+    // null clears the session's own scope: the server's default (all) holds again.
+    const back = await call('scope-luis-cleared', [['Luis', 'Sam', ASK]], { context_scope: null });
+    assert.ok(back.some(ofMaria), 'cleared: the default, all');
+  });
+
+  test('a bad context_scope is a non-fatal PARLEY_ERR_BAD_FRAME naming it; nothing changes', async () => {
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=scope-bad`);
+    try {
+      await c.next('session.started');
+      for (const bad of ['everyone', 1, true]) {
+        c.sendJson({ type: 'session.update', session: { context_scope: bad } });
+        const error = await c.nextNew('error');
+        assert.equal(error.code, 'PARLEY_ERR_BAD_FRAME');
+        assert.equal(error.fatal, false);
+        assert.match(error.message as string, /context_scope must be one of "all", "participants" \(or null for the server's default\)/);
+      }
+      assert.equal(c.events.filter((e) => e.type === 'session.updated').length, 0);
+      assert.equal(t.app.sessions.get('default', 'scope-bad')?.contextScope, 'all');
+    } finally {
+      c.close();
+    }
+  });
+
+  test('a Twilio call defaults to participants; customParameters.context_scope sets it; a bad one refuses the stream', async () => {
+    for (const [params, scope] of [[{}, 'participants'], [{ context_scope: 'all' }, 'all'], [{ context_scope: 'participants' }, 'participants']] as const) {
+      const live = await liveCall(t, { params });
+      try {
+        const session = t.app.sessions.get('default', live.call.callSid);
+        assert.equal(session?.contextScope, scope, JSON.stringify(params));
+        assert.equal(session?.memoryScope() === null, scope === 'all');
+      } finally {
+        live.sse.close();
+        live.ws.close();
+      }
+    }
+    const c = twilioCall({ context_scope: 'nobody' });
+    const { ws, closed } = await connectTwilio(`${t.wsUrl}/v1/twilio`);
+    for (const m of twilioMessages(c, Buffer.alloc(320, 0xff)).slice(0, 2)) ws.send(JSON.stringify(m));
+    const how = await closed;
+    assert.equal(how.code, 1003);
+    assert.equal(how.reason, 'PARLEY_ERR_BAD_FRAME: start: customParameters.context_scope must be one of all, participants, not "nobody"');
+    assert.equal(await t.app.stores.graph.getSession('default', c.callSid), null);
+  });
+});
