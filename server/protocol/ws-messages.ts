@@ -97,7 +97,9 @@ const STRICT = { additionalProperties: false } as const;
 
 export const SessionUpdateMessage = Type.Object({
   type: Type.Literal('session.update'),
-  session: Type.Record(Type.String(), Type.Unknown(), { description: 'settings such as language and metadata' }),
+  session: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'settings such as language, metadata and context_scope ("all" or "participants": whose memories memory.context may hold; null for the server\'s default)',
+  }),
 }, STRICT);
 
 /**

@@ -312,4 +312,12 @@ describe('config', () => {
     assert.equal(loadConfig({ PARLEY_ANSWERABLE_TOPIC_GATE: 'on' }).answerableTopicGate, true);
     assert.throws(() => loadConfig({ PARLEY_ANSWERABLE_TOPIC_GATE: 'yes' }), (err: unknown) => err instanceof ConfigError && /PARLEY_ANSWERABLE_TOPIC_GATE/.test(err.message));
   });
+
+  test('PARLEY_CONTEXT_SCOPE: unset leaves each route its default; all or participants; another value is refused naming them', () => {
+    assert.equal(loadConfig({}).contextScope, null);
+    assert.equal(loadConfig({ PARLEY_CONTEXT_SCOPE: 'participants' }).contextScope, 'participants');
+    assert.equal(loadConfig({ PARLEY_CONTEXT_SCOPE: 'all' }).contextScope, 'all');
+    assert.throws(() => loadConfig({ PARLEY_CONTEXT_SCOPE: 'callers' }),
+      (err: unknown) => err instanceof ConfigError && /PARLEY_CONTEXT_SCOPE="callers" must be one of: all, participants/.test(err.message));
+  });
 });
