@@ -602,7 +602,7 @@ export interface ClientMessages {
   /** Merge settings (language, metadata) into the session; answered by session.updated */
   "session.update": {
     type: "session.update";
-    /** settings such as language and metadata */
+    /** settings such as language, metadata and context_scope ("all" or "participants": whose memories memory.context may hold; null for the server's default) */
     session: Record<string, unknown>;
   };
   /** A finished utterance from a client with its own ASR; answered by transcript.final */
