@@ -100,3 +100,29 @@ describe('context_scope: whose memories memory.context pushes', () => {
     assert.equal(await t.app.stores.graph.getSession('default', c.callSid), null);
   });
 });
+
+describe('PARLEY_CONTEXT_SCOPE sets the default of both routes', () => {
+  const t = appForSuite(() => startTestApp({ PARLEY_ASR: 'none', PARLEY_CONTEXT_SCOPE: 'all' }));
+
+  test('all: a Twilio call too pushes from the whole tenant unless its parameters say otherwise; /v1/stream follows it', async () => {
+    for (const [params, scope] of [[{}, 'all'], [{ context_scope: 'participants' }, 'participants']] as const) {
+      const live = await liveCall(t, { params });
+      try {
+        assert.equal(t.app.sessions.get('default', live.call.callSid)?.contextScope, scope, JSON.stringify(params));
+      } finally {
+        live.sse.close();
+        live.ws.close();
+      }
+    }
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=scope-env`);
+    try {
+      await c.next('session.started');
+      assert.equal(t.app.sessions.get('default', 'scope-env')?.contextScope, 'all');
+      c.sendJson({ type: 'session.update', session: { context_scope: 'participants' } });
+      await c.nextNew('session.updated');
+      assert.equal(t.app.sessions.get('default', 'scope-env')?.contextScope, 'participants');
+    } finally {
+      c.close();
+    }
+  });
+});
