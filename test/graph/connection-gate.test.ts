@@ -15,18 +15,10 @@ import { openDatabase } from '../../graph/sqlite/database.js';
 import { SqliteGraphStore } from '../../graph/sqlite/sqlite-graph-store.js';
 import type { Stores } from '../../graph/stores.js';
 import { loadConfig } from '../../server/config.js';
+import { hold } from '../helpers/hold.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const T = 't_connection_gate';
-
-/** A promise the test settles, and a promise of the section having reached it. */
-function hold(): { reached: Promise<void>; wait(): Promise<void>; release(): void } {
-  let reach = (): void => undefined;
-  let release = (): void => undefined;
-  const reached = new Promise<void>((r) => { reach = r; });
-  const released = new Promise<void>((r) => { release = r; });
-  return { reached, wait: async () => { reach(); await released; }, release: () => release() };
-}
 
 describe('store calls beside an atomic section on the embedded file', () => {
   const dirs: { remove(): void }[] = [];
