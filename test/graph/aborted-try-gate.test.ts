@@ -6,10 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { KeyedLock } from '../../graph/keyed-lock.js';
 import { MemoryKeyedLock } from '../../graph/memory-keyed-lock.js';
 import { ConnectionGate } from '../../graph/sqlite/connection-gate.js';
 import { openDatabase, type SqliteDatabase } from '../../graph/sqlite/database.js';
-import { hold, latch } from '../helpers/hold.js';
+import { hold } from '../helpers/hold.js';
 
 /** A table on an in-memory connection, a gated insert into it, and its rows in order. */
 function table(): { db: SqliteDatabase; gate: ConnectionGate; insert(v: string): Promise<void>; rows(): string[] } {
@@ -22,6 +23,23 @@ function table(): { db: SqliteDatabase; gate: ConnectionGate; insert(v: string):
     insert: (v) => gate.call(async () => { db.prepare('INSERT INTO t (v) VALUES (?)').run(v); }),
     rows: () => (db.prepare('SELECT v FROM t ORDER BY rowid').all() as { v: string }[]).map((r) => r.v),
   };
+}
+
+/**
+ * A job try under `attempt` holding key `k` that starts `start` (a store call or section at the gate) and awaits it:
+ * `run` is the try's `withLock`, `started` resolves once the call was made, with its promise (wrapped, not adopted).
+ */
+function tryStarting<T>(locks: KeyedLock, attempt: AbortSignal, start: (signal: AbortSignal) => Promise<T>): {
+  run: Promise<T>; started: Promise<{ call: Promise<T> }>;
+} {
+  let made!: (started: { call: Promise<T> }) => void;
+  const started = new Promise<{ call: Promise<T> }>((resolve) => { made = resolve; });
+  const run = locks.withLock(['k'], async (signal) => {
+    const call = start(signal);
+    made({ call });
+    return call;
+  }, attempt);
+  return { run, started };
 }
 
 const overran = new Error('job ran longer than 1 ms');
@@ -39,30 +57,22 @@ describe('store calls of a job try aborted while they wait at the gate', () => {
     await section.reached;
 
     const attempt = new AbortController();
-    const queued = latch();
-    let stale: Promise<void> | undefined;
-    const first = locks.withLock(['k'], async (signal) => {
+    const aborted = tryStarting(locks, attempt.signal, (signal) => {
       // The try's own check before its write (consolidation's `turnCommit`) passes: it has not overrun yet.
       signal.throwIfAborted();
-      stale = insert('aborted try');
-      queued.open();
-      await stale;
-    }, attempt.signal);
-    await queued.opened;
+      return insert('aborted try');
+    });
+    const { call: stale } = await aborted.started;
     attempt.abort(overran);
-    await assert.rejects(first, isOverran);
-    const retryHolds = latch();
-    const retry = locks.withLock(['k'], async () => {
-      retryHolds.open();
-      await insert('retry');
-    }, new AbortController().signal);
-    await retryHolds.opened;
+    await assert.rejects(aborted.run, isOverran);
+    const retry = tryStarting(locks, new AbortController().signal, () => insert('retry'));
+    await retry.started;
 
     section.release();
     await running;
-    await retry;
+    await retry.run;
     assert.deepEqual(rows(), ['section', 'retry'], 'nothing of the aborted try lands after its keys were given up');
-    await assert.rejects(stale!, isOverran, 'the queued call rejects with the try\'s reason');
+    await assert.rejects(stale, isOverran, 'the queued call rejects with the try\'s reason');
     db.close();
   });
 
@@ -75,37 +85,28 @@ describe('store calls of a job try aborted while they wait at the gate', () => {
     const running = gate.atomically(() => other.wait());
     await other.reached;
     const attempt = new AbortController();
-    const queued = latch();
-    let queuedSection: Promise<void> | undefined;
-    const first = locks.withLock(['k'], async () => {
-      queuedSection = gate.atomically(() => insert('queued section'));
-      queued.open();
-      await queuedSection;
-    }, attempt.signal);
-    await queued.opened;
+    const queued = tryStarting(locks, attempt.signal, () => gate.atomically(() => insert('queued section')));
+    const { call: queuedSection } = await queued.started;
     attempt.abort(overran);
-    await assert.rejects(first, isOverran);
+    await assert.rejects(queued.run, isOverran);
     other.release();
     await running;
-    await assert.rejects(queuedSection!, isOverran);
+    await assert.rejects(queuedSection, isOverran);
 
     // Under way when its try is aborted: its next store call throws, and the section's first write is undone with it.
     const next = new AbortController();
     const inside = hold();
-    let underWay: Promise<void> | undefined;
-    const second = locks.withLock(['k'], async () => {
-      underWay = gate.atomically(async () => {
-        await insert('first write');
-        await inside.wait();
-        await insert('second write');
-      });
-      await underWay;
-    }, next.signal);
+    const underWay = tryStarting(locks, next.signal, () => gate.atomically(async () => {
+      await insert('first write');
+      await inside.wait();
+      await insert('second write');
+    }));
+    const { call: section } = await underWay.started;
     await inside.reached;
     next.abort(overran);
-    await assert.rejects(second, isOverran);
+    await assert.rejects(underWay.run, isOverran);
     inside.release();
-    await assert.rejects(underWay!, isOverran);
+    await assert.rejects(section, isOverran);
     assert.equal(db.inTransaction, false, 'rolled back');
     assert.deepEqual(rows(), [], 'no write of an aborted try kept');
     await insert('after');
