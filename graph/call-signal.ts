@@ -14,6 +14,11 @@ export function withCallSignal<T>(signal: AbortSignal, fn: () => T): T {
   return current.run(outer === undefined || outer === signal ? signal : AbortSignal.any([outer, signal]), fn);
 }
 
+/** Run `fn` (which starts background work) with no signal in force: what it starts is no part of the caller's work. */
+export function withoutCallSignal<T>(fn: () => T): T {
+  return current.exit(fn);
+}
+
 /** The signal in force here (`withCallSignal`), if any. */
 export function callSignal(): AbortSignal | undefined {
   return current.getStore();

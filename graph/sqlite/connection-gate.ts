@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { callSignal } from '../call-signal.js';
+import { callSignal, withoutCallSignal } from '../call-signal.js';
 /** What the gate uses of a better-sqlite3 connection (`SqliteDatabase`; database.ts imports this file). */
 interface SqliteDatabase {
   exec(sql: string): unknown;
@@ -138,10 +138,11 @@ export class ConnectionGate {
 
 /**
  * Run `fn` (which starts background work: a timer, a job) outside any section's or call's async context,
- * so that the work it starts queues behind a later section instead of passing for part of it.
+ * so that the work it starts queues behind a later section instead of passing for part of it, and outside any
+ * call signal (`withCallSignal`): a job try that enqueues does not take the queue's later runs with it when aborted.
  */
 export function detached<T>(fn: () => T): T {
-  return context.exit(fn);
+  return context.exit(() => withoutCallSignal(fn));
 }
 
 /**

@@ -10,6 +10,7 @@ import type { KeyedLock } from '../../graph/keyed-lock.js';
 import { MemoryKeyedLock } from '../../graph/memory-keyed-lock.js';
 import { ConnectionGate } from '../../graph/sqlite/connection-gate.js';
 import { openDatabase, type SqliteDatabase } from '../../graph/sqlite/database.js';
+import { SqliteJobQueue } from '../../graph/sqlite/sqlite-job-queue.js';
 import { hold } from '../helpers/hold.js';
 
 /** A table on an in-memory connection, a gated insert into it, and its rows in order. */
@@ -111,6 +112,25 @@ describe('store calls of a job try aborted while they wait at the gate', () => {
     assert.deepEqual(rows(), [], 'no write of an aborted try kept');
     await insert('after');
     assert.deepEqual(rows(), ['after'], 'the gate serves the next call');
+    db.close();
+  });
+
+  test('background work a try starts (the queue\'s timer, by enqueueing a job) does not heed the try\'s signal', async () => {
+    const { db, gate, insert, rows } = table();
+    const locks = new MemoryKeyedLock();
+    const queue = gate.wrap(new SqliteJobQueue(db, { pollMs: 10 }));
+    let outcome!: (said: string) => void;
+    const handled = new Promise<string>((resolve) => { outcome = resolve; });
+    queue.process('later', async () => {
+      await insert('later job').then(() => outcome('written'), (err: Error) => outcome(err.message));
+    });
+    const attempt = new AbortController();
+    // The enqueue (re)starts the queue's timer from inside the try; the try is aborted before that timer fires.
+    await locks.withLock(['k'], async () => { await queue.enqueue('later', {}); }, attempt.signal);
+    attempt.abort(overran);
+    assert.equal(await handled, 'written', 'a job the queue runs later is no part of the aborted try');
+    assert.deepEqual(rows(), ['later job']);
+    await queue.close(1000);
     db.close();
   });
 });
