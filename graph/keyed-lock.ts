@@ -1,3 +1,4 @@
+import { withCallSignal } from './call-signal.js';
 import { ParleyError } from './core/errors.js';
 
 /** Bounds of a `KeyedLock`. */
@@ -21,7 +22,8 @@ export interface KeyedLock {
    * or its queue closed): once it aborts nothing more is waited for or taken, every key held is released at once (a
    * retry of the job may take them while the aborted `work` still hangs), the call rejects with its reason without
    * waiting for `work`, and the signal given to `work` aborts too, so that no write of `work` starts after that
-   * (`throwIfAborted` before each). Already aborted: the call throws before taking anything.
+   * (`throwIfAborted` before each). The store calls `work` makes heed `holder` as well (`withCallSignal`): one already
+   * waiting at the embedded file's gate when it aborts never runs. Already aborted: the call throws before taking anything.
    */
   withLock<T>(keys: readonly string[], work: (signal: AbortSignal) => Promise<T>, holder?: AbortSignal): Promise<T>;
   /** Release connections; held keys are released by their `withLock` calls. */
@@ -31,6 +33,11 @@ export interface KeyedLock {
 /** Distinct keys in the order every lock takes them. */
 export function lockOrder(keys: readonly string[]): string[] {
   return [...new Set(keys)].sort();
+}
+
+/** `work(signal)`, its store calls heeding `holder` (`withCallSignal`) when there is one. */
+export function runHeld<T>(work: (signal: AbortSignal) => Promise<T>, signal: AbortSignal, holder: AbortSignal | undefined): Promise<T> {
+  return holder ? withCallSignal(holder, () => work(signal)) : work(signal);
 }
 
 /**

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Logger } from 'pino';
-import { lockOrder, lockTimeout, untilAborted, type KeyedLock, type KeyedLockOptions } from './keyed-lock.js';
+import { lockOrder, lockTimeout, runHeld, untilAborted, type KeyedLock, type KeyedLockOptions } from './keyed-lock.js';
 import { MemoryKeyedLock } from './memory-keyed-lock.js';
 
 export interface LeaseKeyedLockOptions extends KeyedLockOptions {
@@ -43,7 +43,7 @@ export abstract class LeaseKeyedLock implements KeyedLock {
   async withLock<T>(keys: readonly string[], work: (signal: AbortSignal) => Promise<T>, holder?: AbortSignal): Promise<T> {
     holder?.throwIfAborted();
     // Nothing to hold (an utterance with no facts): nothing to wait for, renew or lose.
-    if (keys.length === 0) return work(holder ?? new AbortController().signal);
+    if (keys.length === 0) return runHeld(work, holder ?? new AbortController().signal, holder);
     const deadline = Date.now() + this.#maxWaitMs;
     // The holder aborted (its try overran): the local turn ends at once (`MemoryKeyedLock`) and so does this call, whose
     // `finally` frees the keys in the store, so a retry in this process or another takes them without waiting a lease.
@@ -67,7 +67,7 @@ export abstract class LeaseKeyedLock implements KeyedLock {
             if (Date.now() - renewedAt >= this.leaseMs) lost.abort(new Error(`lock lease lapsed: ${err.message}`));
           });
         }, Math.max(10, Math.floor(this.leaseMs / 3)));
-        return await untilAborted(work(holder ? AbortSignal.any([lost.signal, holder]) : lost.signal), holder);
+        return await untilAborted(runHeld(work, holder ? AbortSignal.any([lost.signal, holder]) : lost.signal, holder), holder);
       } finally {
         clearInterval(renewals);
         if (held.length > 0) {

@@ -1,4 +1,4 @@
-import { lockOrder, lockTimeout, untilAborted, type KeyedLock, type KeyedLockOptions } from './keyed-lock.js';
+import { lockOrder, lockTimeout, runHeld, untilAborted, type KeyedLock, type KeyedLockOptions } from './keyed-lock.js';
 
 /** One holder or waiter of a key: `done` resolves when it has released (or given up waiting). */
 interface Turn {
@@ -27,7 +27,7 @@ export class MemoryKeyedLock implements KeyedLock {
     try {
       for (const key of lockOrder(keys)) held.push(await this.#take(key, deadline, holder));
       // An in-process lock cannot be lost: the signal aborts only with the holder's (its keys released then).
-      return await untilAborted(work(holder ?? new AbortController().signal), holder);
+      return await untilAborted(runHeld(work, holder ?? new AbortController().signal, holder), holder);
     } finally {
       for (const turn of held.reverse()) turn.finish();
     }

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { callSignal, withoutCallSignal } from '../call-signal.js';
 /** What the gate uses of a better-sqlite3 connection (`SqliteDatabase`; database.ts imports this file). */
 interface SqliteDatabase {
   exec(sql: string): unknown;
@@ -31,6 +32,11 @@ const gates = new WeakMap<SqliteDatabase, ConnectionGate>();
  * Calls from inside a section, or nested in an outside call, run at once: their async context
  * (`AsyncLocalStorage`) says so. Sections do not nest across kinds: one started inside an outside store
  * call would wait for that call, so it is refused; one inside a section simply joins it.
+ *
+ * A call or section made under a signal (`withCallSignal`: a job try's, while it holds its keys) heeds it when its
+ * turn comes: aborted by then, it rejects with the signal's reason and runs nothing, and a call inside a section
+ * rejects the same way (the section then rolls back). So a try aborted while its write waited here behind a section
+ * never writes after its keys went to its retry.
  */
 export class ConnectionGate {
   /** Settles when every section queued so far has ended. */
@@ -54,11 +60,13 @@ export class ConnectionGate {
   /** Run `work` as one transaction, after the sections and outside calls queued before it. */
   atomically<T>(work: () => Promise<T>): Promise<T> {
     const holder = this.#holder();
-    if (holder?.section) return work();
+    const signal = callSignal();
+    if (holder?.section) return signal?.aborted ? Promise.reject(signal.reason as Error) : work();
     if (holder) return Promise.reject(new Error('an atomic section cannot start inside a store call on the same SQLite connection'));
     const before = [this.#sections, ...this.#calls];
     this.#queuedSections++;
     const run = Promise.all(before).then(async () => {
+      signal?.throwIfAborted();
       const section: Holder = { gate: this, section: true, live: true };
       this.db.exec('BEGIN IMMEDIATE');
       try {
@@ -78,11 +86,15 @@ export class ConnectionGate {
     return run;
   }
 
-  /** Run the store call `fn` outside any section: at once unless a section is queued or running, else after it. */
+  /** Run the store call `fn` outside any section: at once unless a section is queued or running, else after it (`callSignal` heeded). */
   call<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.#holder()) return fn();
+    const signal = callSignal();
+    if (this.#holder()) return signal?.aborted ? Promise.reject(signal.reason as Error) : fn();
     const holder: Holder = { gate: this, section: false, live: true };
-    const invoke = async (): Promise<T> => context.run(holder, fn);
+    const invoke = async (): Promise<T> => {
+      signal?.throwIfAborted();
+      return context.run(holder, fn);
+    };
     const result = this.#queuedSections === 0 ? invoke() : this.#sections.then(invoke);
     const settled = result.then(settle, settle).then(() => {
       holder.live = false;
@@ -126,10 +138,11 @@ export class ConnectionGate {
 
 /**
  * Run `fn` (which starts background work: a timer, a job) outside any section's or call's async context,
- * so that the work it starts queues behind a later section instead of passing for part of it.
+ * so that the work it starts queues behind a later section instead of passing for part of it, and outside any
+ * call signal (`withCallSignal`): a job try that enqueues does not take the queue's later runs with it when aborted.
  */
 export function detached<T>(fn: () => T): T {
-  return context.exit(fn);
+  return context.exit(() => withoutCallSignal(fn));
 }
 
 /**

@@ -15,18 +15,10 @@ import { openDatabase } from '../../graph/sqlite/database.js';
 import { SqliteGraphStore } from '../../graph/sqlite/sqlite-graph-store.js';
 import type { Stores } from '../../graph/stores.js';
 import { loadConfig } from '../../server/config.js';
+import { hold, latch } from '../helpers/hold.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const T = 't_connection_gate';
-
-/** A promise the test settles, and a promise of the section having reached it. */
-function hold(): { reached: Promise<void>; wait(): Promise<void>; release(): void } {
-  let reach = (): void => undefined;
-  let release = (): void => undefined;
-  const reached = new Promise<void>((r) => { reach = r; });
-  const released = new Promise<void>((r) => { release = r; });
-  return { reached, wait: async () => { reach(); await released; }, release: () => release() };
-}
 
 describe('store calls beside an atomic section on the embedded file', () => {
   const dirs: { remove(): void }[] = [];
@@ -144,33 +136,48 @@ describe('ConnectionGate', () => {
 
 describe('a networked store beside the file (review of the gate, finding 1)', () => {
   test('a Qdrant call that hangs holds up no store call or section on the file', async () => {
-    // A Qdrant that holds every answer until released (or for 30 s at most, so a regression fails, not hangs).
+    // A Qdrant that holds every answer until the test releases it (from then on it answers at once, a 503), and tells
+    // the test when a request has reached it. No timer: the test decides when the hung call ends.
     const held: Array<() => void> = [];
+    let holding = true;
+    const arrived = latch();
     const server = http.createServer((req, res) => {
-      held.push(() => { res.writeHead(503, { 'content-type': 'application/json' }); res.end('{"status":"held"}'); });
+      const answer = (): void => { res.writeHead(503, { 'content-type': 'application/json' }); res.end('{"status":"held"}'); };
+      if (!holding) return answer();
+      held.push(answer);
+      arrived.open();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
-    const releaseAll = (): void => { for (const r of held.splice(0)) r(); };
-    const safety = setTimeout(releaseAll, 30_000);
+    const releaseAll = (): void => {
+      holding = false;
+      for (const r of held.splice(0)) r();
+    };
     const tmp = tempDir('parley-connection-gate-qdrant-');
     const stores = openStores(loadConfig({
       DATA_DIR: tmp.dir, LOG_LEVEL: 'silent', PARLEY_VECTOR_STORE: 'qdrant', QDRANT_URL: `http://127.0.0.1:${port}`,
     }), pino({ level: 'silent' }));
     try {
+      // Whatever the first call on the file loads, it loads here, not in the race below.
+      await stores.atomically(async () => stores.graph.createParticipant(T, { name: 'Ana Before' }));
       let searchSettled = false;
       const search = stores.vectors.search(T, 'facts', new Float32Array(4), 5).catch(() => undefined)
         .finally(() => { searchSettled = true; });
-      await new Promise((resolve) => setImmediate(resolve));
-      // Before the fix the vector store was gated: the section below waited for the hung search, and every call after it.
+      await arrived.opened;
+      // The search hangs at Qdrant now. The file's calls are synchronous SQLite work chained by promises: they end
+      // before the event loop turns once, unless they wait on the search (before the fix the vector store was gated:
+      // the section waited for the hung search, and every call after it), which nothing answers until released below.
       const section = stores.atomically(async () => stores.graph.createParticipant(T, { name: 'Ines Inside' }));
       const outside = stores.graph.createParticipant(T, { name: 'Bob Outside' });
-      await Promise.all([section, outside]);
-      assert.equal(searchSettled, false, 'the file\'s calls finished only once the hung Qdrant call had');
+      const first = await Promise.race([
+        Promise.all([section, outside]).then(() => 'the file\'s calls'),
+        new Promise<string>((resolve) => setImmediate(() => resolve('a turn of the event loop'))),
+      ]);
+      assert.equal(first, 'the file\'s calls', 'the file\'s calls waited on the hung Qdrant call');
+      assert.equal(searchSettled, false, 'the search was still hung');
       releaseAll();
-      await search;
+      await Promise.all([section, outside, search]);
     } finally {
-      clearTimeout(safety);
       releaseAll();
       await stores.close(1000);
       server.close();

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
+import { callSignal } from '../../../graph/call-signal.js';
 import type { KeyedLock } from '../../../graph/keyed-lock.js';
 import { contractSuite } from './contract-suite.js';
 
@@ -118,6 +119,23 @@ export function keyedLockContract(name: string, factory: (options?: KeyedLockFix
       let ran = false;
       await assert.rejects(fx.a.withLock(['k'], async () => { ran = true; }, holder.signal), (err) => err === overran);
       assert.equal(ran, false);
+    });
+
+    test('the store calls of work heed its holder: the call signal in force there aborts with it', async () => {
+      const holder = new AbortController();
+      let entered!: () => void;
+      const inside = new Promise<void>((resolve) => { entered = resolve; });
+      let inForce: AbortSignal | undefined;
+      const hung = fx.a.withLock(['k'], async () => { inForce = callSignal(); entered(); await new Promise<never>(() => undefined); }, holder.signal);
+      await inside;
+      assert.equal(inForce?.aborted, false, 'in force while the holder runs');
+      const overran = new Error('job ran longer than 1 ms');
+      holder.abort(overran);
+      await assert.rejects(hung, (err) => err === overran);
+      assert.equal(inForce?.aborted, true, 'aborted with the holder (a call still waiting at the gate never runs)');
+      assert.equal(await fx.b.withLock(['k'], async () => callSignal()), undefined, 'none without a holder');
+      const outer = new AbortController();
+      assert.equal(await fx.b.withLock([], async () => callSignal(), outer.signal), outer.signal, 'with no keys too');
     });
 
     test('a holder aborted while it waits stops waiting and takes nothing; the keys stay with their holder', async () => {
