@@ -83,6 +83,11 @@ export interface RewrittenQuestion {
    * "important to", "according to"), or joined to such a name with "and"/"or".
    */
   addresseeIds: string[];
+  /**
+   * The asker (`RewriteOptions.askerId`) when a first-person word made them a subject ("What is **my** insurance?") and
+   * no name did: also in `subjectIds`, but `boostedSubjects` reads the names' roles without them.
+   */
+  askerSubjectId?: string | null;
 }
 
 /** Verbs after which a (non-possessive) name is the one spoken or given to. */
@@ -139,6 +144,7 @@ export function rewriteQuestion(question: string, participants: readonly Partici
   const askerId = options.askerId ?? null;
   const participantIds = new Set<string>();
   const subjectIds = new Set<string>();
+  const nameSubjectIds = new Set<string>();
   const addresseeIds = new Set<string>();
   const nameWords = new Set<string>();
   const terms: string[] = [];
@@ -157,6 +163,7 @@ export function rewriteQuestion(question: string, participants: readonly Partici
         (subjectEnds === i - 2 && (before === 'and' || before === 'or'));
       if (subject) {
         for (const id of ids) subjectIds.add(id);
+        if (!me) for (const id of ids) nameSubjectIds.add(id);
         subjectEnds = i;
       } else if (!possessive[i] && ((before !== undefined && ADDRESS_VERBS.has(before)) ||
         (before === 'to' && SAY_TO_VERBS.has(words[i - 2] ?? '')) || addresseeEnds === i - 1 ||
@@ -171,7 +178,11 @@ export function rewriteQuestion(question: string, participants: readonly Partici
   const focused = terms.filter((w) => !QUESTION_FRAME.has(w));
   if (focused.length > 0) terms.splice(0, terms.length, ...focused);
   else if (particles.length > 0) terms.splice(0, terms.length, ...particles);
-  return { question, terms, text: terms.join(' '), participantIds: [...participantIds], nameWords: [...nameWords], subjectIds: [...subjectIds], addresseeIds: [...addresseeIds] };
+  const askerSubjectId = askerId !== null && subjectIds.has(askerId) && !nameSubjectIds.has(askerId) ? askerId : null;
+  return {
+    question, terms, text: terms.join(' '), participantIds: [...participantIds], nameWords: [...nameWords], subjectIds: [...subjectIds],
+    addresseeIds: [...addresseeIds], askerSubjectId,
+  };
 }
 
 /**
@@ -202,9 +213,15 @@ function resolveNameRuns(words: readonly string[], byWord: ReadonlyMap<string, R
  * rule does not reach ("What inspired **Caroline's** painting?", "…the challenges **John** faced") is still about
  * the people it names: with `fallback` (default), and none of them a subject, every named participant who is not
  * an addressee is boosted, except in a question asking for a person (`who`: "Who said Ben would come?" asks for
- * someone else). `fallback` false: the subjects only (none, no boost).
+ * someone else). `fallback` false: the subjects only (none, no boost). An asker who is a subject by a first-person
+ * word only (`askerSubjectId`) is boosted besides, and the names' roles are read without them ("Do I have **Maria's**
+ * insurance?" boosts Maria and the asker).
  */
-export function boostedSubjects(q: Pick<RewrittenQuestion, 'participantIds' | 'subjectIds' | 'addresseeIds'>, who: boolean, fallback = true): string[] {
-  if (q.subjectIds.length > 0 || !fallback || who) return q.subjectIds;
-  return q.participantIds.filter((p) => !q.addresseeIds.includes(p));
+export function boostedSubjects(
+  q: Pick<RewrittenQuestion, 'participantIds' | 'subjectIds' | 'addresseeIds' | 'askerSubjectId'>, who: boolean, fallback = true,
+): string[] {
+  const self = q.askerSubjectId ?? null;
+  const subjects = q.subjectIds.filter((s) => s !== self);
+  const named = subjects.length > 0 || !fallback || who ? subjects : q.participantIds.filter((p) => p !== self && !q.addresseeIds.includes(p));
+  return self === null ? named : [...named, self];
 }

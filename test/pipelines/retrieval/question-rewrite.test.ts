@@ -88,6 +88,17 @@ describe('question rewriting', () => {
     assert.deepEqual([q.terms, q.nameWords], [['insurance'], []], 'a pronoun is no name word');
   });
 
+  test('boostedSubjects with a first-person asker: the asker besides the names, whose roles read as without them', () => {
+    const people = [person('p_ana', 'Ana'), person('p_ben', 'Ben'), person('p_maria', 'Maria')];
+    const boosted = (q: string, who = false): string[] => boostedSubjects(rewriteQuestion(q, people, { askerId: 'p_sam' }), who).sort();
+    assert.deepEqual(boosted('What is my insurance?'), ['p_sam']);
+    assert.deepEqual(boosted('Who is my dentist?', true), ['p_sam'], 'a "who" question about the asker still boosts them');
+    assert.deepEqual(boosted("Do I have Maria's insurance on file?"), ['p_maria', 'p_sam'], 'the possessive name keeps its fallback');
+    assert.deepEqual(boosted('What did I promise Ben?'), ['p_sam'], 'the addressee is left out');
+    assert.deepEqual(boosted('What did Ana tell me?'), ['p_ana'], '"me" is no subject');
+    assert.deepEqual(boosted("What is Maria's insurance?"), ['p_maria'], 'no first-person word');
+  });
+
   test('possessives, aliases and several names', () => {
     const q = rewriteQuestion("What does Melanie think about Caro's decision to adopt?", PEOPLE);
     assert.deepEqual(q.participantIds.sort(), ['p_car', 'p_mel']);
