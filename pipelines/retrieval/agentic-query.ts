@@ -68,7 +68,7 @@ export async function answerQuestion(
   const asked = scope?.rest ?? input.question;
   // Only the participants holding a word of the question can be named in it: read those, not the tenant.
   const participants = await stores.graph.findParticipantsByWords(tenant, tokens(asked));
-  const rewritten = rewriteQuestion(asked, participants, { keepTemporalCues: options.temporalCueTerms ?? false });
+  const rewritten = rewriteQuestion(asked, participants, { keepTemporalCues: options.temporalCueTerms ?? false, askerId });
   const stated = statedShares(rewritten.terms);
   // The session is context (`sessionBoost`), never a filter: a question from a new session finds the tenant's memory.
   const filters = {

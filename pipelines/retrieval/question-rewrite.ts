@@ -47,7 +47,16 @@ const TEMPORAL_PHRASES = /\b(?:at\s+the\s+moment|at\s+present|these\s+days|any\s
 export interface RewriteOptions {
   /** Keep temporal cues ("now", "still", "at the moment") as query words (as before); default false. */
   keepTemporalCues?: boolean;
+  /**
+   * The participant asking, when known: a first-person word names them ("what is **my** insurance?" is about the asker).
+   * "I", "my", "mine" and "myself" make the asker a subject wherever they stand; "me" names the asker as a name in its
+   * place would ("What did Ana tell **me**?": an addressee).
+   */
+  askerId?: string | null;
 }
+
+/** First-person words that make the asker the question's subject ("What is **my** insurance?", "When did **I** book it?"). */
+const FIRST_PERSON_SUBJECT = new Set('i my mine myself'.split(' '));
 
 /** A question split into what it is about and whom it names. */
 export interface RewrittenQuestion {
@@ -74,6 +83,11 @@ export interface RewrittenQuestion {
    * "important to", "according to"), or joined to such a name with "and"/"or".
    */
   addresseeIds: string[];
+  /**
+   * The asker (`RewriteOptions.askerId`) when a first-person word made them a subject ("What is **my** insurance?") and
+   * no name did: also in `subjectIds`, but `boostedSubjects` reads the names' roles without them.
+   */
+  askerSubjectId?: string | null;
 }
 
 /** Verbs after which a (non-possessive) name is the one spoken or given to. */
@@ -126,8 +140,11 @@ export function rewriteQuestion(question: string, participants: readonly Partici
       }
     }
   }
+  const named = resolveNameRuns(words, byWord);
+  const askerId = options.askerId ?? null;
   const participantIds = new Set<string>();
   const subjectIds = new Set<string>();
+  const nameSubjectIds = new Set<string>();
   const addresseeIds = new Set<string>();
   const nameWords = new Set<string>();
   const terms: string[] = [];
@@ -136,15 +153,17 @@ export function rewriteQuestion(question: string, participants: readonly Partici
   let subjectEnds = -1;
   let addresseeEnds = -1;
   words.forEach((w, i) => {
-    const ids = byWord.get(w);
+    const me = askerId !== null && (w === 'me' || FIRST_PERSON_SUBJECT.has(w)) ? new Set([askerId]) : undefined;
+    const ids = named[i] ?? me;
     if (ids) {
-      nameWords.add(w);
+      if (!me) nameWords.add(w);
       for (const id of ids) participantIds.add(id);
       const before = words[i - 1];
-      const subject = i === 0 || (before !== undefined && AUXILIARIES.has(before)) || subjectEnds === i - 1 ||
+      const subject = FIRST_PERSON_SUBJECT.has(w) || i === 0 || (before !== undefined && AUXILIARIES.has(before)) || subjectEnds === i - 1 ||
         (subjectEnds === i - 2 && (before === 'and' || before === 'or'));
       if (subject) {
         for (const id of ids) subjectIds.add(id);
+        if (!me) for (const id of ids) nameSubjectIds.add(id);
         subjectEnds = i;
       } else if (!possessive[i] && ((before !== undefined && ADDRESS_VERBS.has(before)) ||
         (before === 'to' && SAY_TO_VERBS.has(words[i - 2] ?? '')) || addresseeEnds === i - 1 ||
@@ -159,7 +178,34 @@ export function rewriteQuestion(question: string, participants: readonly Partici
   const focused = terms.filter((w) => !QUESTION_FRAME.has(w));
   if (focused.length > 0) terms.splice(0, terms.length, ...focused);
   else if (particles.length > 0) terms.splice(0, terms.length, ...particles);
-  return { question, terms, text: terms.join(' '), participantIds: [...participantIds], nameWords: [...nameWords], subjectIds: [...subjectIds], addresseeIds: [...addresseeIds] };
+  const askerSubjectId = askerId !== null && subjectIds.has(askerId) && !nameSubjectIds.has(askerId) ? askerId : null;
+  return {
+    question, terms, text: terms.join(' '), participantIds: [...participantIds], nameWords: [...nameWords], subjectIds: [...subjectIds],
+    addresseeIds: [...addresseeIds], askerSubjectId,
+  };
+}
+
+/**
+ * The participants each word names (undefined: none), a full name narrowing the words it shares: in a run of name
+ * words, a participant whose matched words another participant's in the same run strictly include is not named there
+ * ("Sam Lee": "sam" names Sam Lee, not Sam Patel; "Sam" alone names both; "Sam Lee, Maria" names Sam Lee and Maria).
+ */
+function resolveNameRuns(words: readonly string[], byWord: ReadonlyMap<string, ReadonlySet<string>>): (Set<string> | undefined)[] {
+  const out: (Set<string> | undefined)[] = words.map((w) => (byWord.has(w) ? new Set(byWord.get(w)) : undefined));
+  for (let start = 0; start < words.length; start++) {
+    if (!out[start]) continue;
+    let end = start;
+    while (out[end + 1]) end++;
+    const held = new Map<string, Set<string>>();
+    for (let i = start; i <= end; i++) {
+      for (const id of out[i]!) held.set(id, (held.get(id) ?? new Set<string>()).add(words[i]!));
+    }
+    const narrower = (a: Set<string>, b: Set<string>): boolean => a.size < b.size && [...a].every((w) => b.has(w));
+    const dropped = new Set([...held].filter(([, mine]) => [...held.values()].some((other) => narrower(mine, other))).map(([id]) => id));
+    for (let i = start; i <= end; i++) for (const id of dropped) out[i]!.delete(id);
+    start = end;
+  }
+  return out;
 }
 
 /**
@@ -167,9 +213,15 @@ export function rewriteQuestion(question: string, participants: readonly Partici
  * rule does not reach ("What inspired **Caroline's** painting?", "…the challenges **John** faced") is still about
  * the people it names: with `fallback` (default), and none of them a subject, every named participant who is not
  * an addressee is boosted, except in a question asking for a person (`who`: "Who said Ben would come?" asks for
- * someone else). `fallback` false: the subjects only (none, no boost).
+ * someone else). `fallback` false: the subjects only (none, no boost). An asker who is a subject by a first-person
+ * word only (`askerSubjectId`) is boosted besides, and the names' roles are read without them ("Do I have **Maria's**
+ * insurance?" boosts Maria and the asker).
  */
-export function boostedSubjects(q: Pick<RewrittenQuestion, 'participantIds' | 'subjectIds' | 'addresseeIds'>, who: boolean, fallback = true): string[] {
-  if (q.subjectIds.length > 0 || !fallback || who) return q.subjectIds;
-  return q.participantIds.filter((p) => !q.addresseeIds.includes(p));
+export function boostedSubjects(
+  q: Pick<RewrittenQuestion, 'participantIds' | 'subjectIds' | 'addresseeIds' | 'askerSubjectId'>, who: boolean, fallback = true,
+): string[] {
+  const self = q.askerSubjectId ?? null;
+  const subjects = q.subjectIds.filter((s) => s !== self);
+  const named = subjects.length > 0 || !fallback || who ? subjects : q.participantIds.filter((p) => p !== self && !q.addresseeIds.includes(p));
+  return self === null ? named : [...named, self];
 }

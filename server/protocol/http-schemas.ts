@@ -388,7 +388,7 @@ const Id = Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK });
 
 export const QueryBody = Type.Object({
   question: Type.String({ minLength: 1, maxLength: MAX_QUESTION_CHARS, pattern: NON_BLANK, description: 'not blank' }),
-  asker: Type.Optional(Type.Union([Id, Type.Null()], { description: 'the asker: participant id, external_id or name; given with `audio`, it wins (the voice is not matched)' })),
+  asker: Type.Optional(Type.Union([Id, Type.Null()], { description: 'the asker: participant id, external_id or name; given with `audio`, it wins (the voice is not matched); a question in the first person ("what is my insurance?") is about them: their memories rank as a named person\'s' })),
   audio: Type.Optional(Type.String({ minLength: 1, maxLength: 12_000_000, description: 'base64 WAV (integer PCM of 8, 16, 24 or 32 bits, float of 32 or 64 bits, or G.711 A-law or mu-law, plain or WAVE_FORMAT_EXTENSIBLE; any rate; the first channel is used) of the asker\'s voice, matched against known voices when no `asker` is given (with one, it is only checked to be a readable WAV)' })),
   session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'the session the question is asked in (context, not a filter)' })),
   k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 5 })),

@@ -56,6 +56,49 @@ describe('question rewriting', () => {
     assert.deepEqual(roles('Who said Ben would come?'), [[], []]);
   });
 
+  // trial12 F2: "Sam Lee's insurance" named Sam Patel too (the shared "sam"), and boosted his items.
+  test('a full name names only its holder; a shared given name alone names everyone holding it', () => {
+    const people = [person('p_lee', 'Sam Lee'), person('p_patel', 'Sam Patel'), person('p_maria', 'Maria Gomez'), person('p_lee2', 'Lee')];
+    const ids = (q: string): string[] => rewriteQuestion(q, people).participantIds.sort();
+    assert.deepEqual(ids("What is Sam Lee's insurance?"), ['p_lee']);
+    assert.deepEqual(rewriteQuestion("What is Sam Lee's insurance?", people).subjectIds, ['p_lee']);
+    assert.deepEqual(ids('When did Sam Patel cancel?'), ['p_patel']);
+    assert.deepEqual(ids("What is Sam's insurance?"), ['p_lee', 'p_patel'], 'ambiguous: both');
+    assert.deepEqual(ids("What is Maria's insurance?"), ['p_maria'], 'an unambiguous given name still names');
+    assert.deepEqual(ids('Did Sam Lee, Maria and Sam Patel call?'), ['p_lee', 'p_maria', 'p_patel']);
+    assert.deepEqual(ids('What did Sam Lee tell Maria Gomez?'), ['p_lee', 'p_maria']);
+    assert.deepEqual(ids('What did Sam tell Lee?'), ['p_lee', 'p_lee2', 'p_patel'], 'names apart narrow nothing');
+    assert.deepEqual(rewriteQuestion("What is Sam Lee's insurance?", people).nameWords, ['sam', 'lee']);
+  });
+
+  // trial12 F3: "what is my insurance?" asked by Sam Lee did not count Sam Lee as named.
+  test('with a known asker, "I", "my", "mine", "myself" make the asker a subject and "me" names the asker', () => {
+    const people = [person('p_ana', 'Ana'), person('p_ben', 'Ben')];
+    const roles = (q: string, askerId: string | null = 'p_sam'): [string[], string[], string[]] => {
+      const r = rewriteQuestion(q, people, { askerId });
+      return [r.participantIds.sort(), r.subjectIds.sort(), r.addresseeIds.sort()];
+    };
+    assert.deepEqual(roles('What is my insurance?'), [['p_sam'], ['p_sam'], []]);
+    assert.deepEqual(roles("What's my insurance?"), [['p_sam'], ['p_sam'], []]);
+    assert.deepEqual(roles('What did I promise Ben?'), [['p_ben', 'p_sam'], ['p_sam'], ['p_ben']]);
+    assert.deepEqual(roles('What did Ana tell me?'), [['p_ana', 'p_sam'], ['p_ana'], ['p_sam']]);
+    assert.deepEqual(roles('What is my insurance?', null), [[], [], []], 'no asker: nobody');
+    assert.deepEqual(roles("What is Ana's insurance?"), [['p_ana'], ['p_ana'], []], 'no first-person word: not the asker');
+    const q = rewriteQuestion('What is my insurance?', people, { askerId: 'p_sam' });
+    assert.deepEqual([q.terms, q.nameWords], [['insurance'], []], 'a pronoun is no name word');
+  });
+
+  test('boostedSubjects with a first-person asker: the asker besides the names, whose roles read as without them', () => {
+    const people = [person('p_ana', 'Ana'), person('p_ben', 'Ben'), person('p_maria', 'Maria')];
+    const boosted = (q: string, who = false): string[] => boostedSubjects(rewriteQuestion(q, people, { askerId: 'p_sam' }), who).sort();
+    assert.deepEqual(boosted('What is my insurance?'), ['p_sam']);
+    assert.deepEqual(boosted('Who is my dentist?', true), ['p_sam'], 'a "who" question about the asker still boosts them');
+    assert.deepEqual(boosted("Do I have Maria's insurance on file?"), ['p_maria', 'p_sam'], 'the possessive name keeps its fallback');
+    assert.deepEqual(boosted('What did I promise Ben?'), ['p_sam'], 'the addressee is left out');
+    assert.deepEqual(boosted('What did Ana tell me?'), ['p_ana'], '"me" is no subject');
+    assert.deepEqual(boosted("What is Maria's insurance?"), ['p_maria'], 'no first-person word');
+  });
+
   test('possessives, aliases and several names', () => {
     const q = rewriteQuestion("What does Melanie think about Caro's decision to adopt?", PEOPLE);
     assert.deepEqual(q.participantIds.sort(), ['p_car', 'p_mel']);

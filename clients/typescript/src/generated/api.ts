@@ -191,7 +191,7 @@ export interface Schemas {
   QueryRequest: {
     /** not blank */
     question: string;
-    /** the asker: participant id, external_id or name; given with `audio`, it wins (the voice is not matched) */
+    /** the asker: participant id, external_id or name; given with `audio`, it wins (the voice is not matched); a question in the first person ("what is my insurance?") is about them: their memories rank as a named person's */
     asker?: string | null;
     /** base64 WAV (integer PCM of 8, 16, 24 or 32 bits, float of 32 or 64 bits, or G.711 A-law or mu-law, plain or WAVE_FORMAT_EXTENSIBLE; any rate; the first channel is used) of the asker's voice, matched against known voices when no `asker` is given (with one, it is only checked to be a readable WAV) */
     audio?: string;
