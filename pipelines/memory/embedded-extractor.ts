@@ -36,7 +36,7 @@ import { meetingFormula, withTopicLast } from './meeting-phrases.js';
 import { withoutDiscourseTags } from './discourse-tags.js';
 import { namedOnce } from './fact-names.js';
 import { namedPeople, withoutOpeningPronoun } from './opening-pronouns.js';
-import { withObjectNamed } from './object-pronouns.js';
+import { objectNamer } from './object-pronouns.js';
 import { genderIn } from './pronoun-gender.js';
 import { withoutApology, withoutPhatic } from './call-phrases.js';
 import { withApologyCall } from './apology-call.js';
@@ -202,6 +202,11 @@ export class EmbeddedExtractor implements Extractor {
     const called = [...this.#assistants, ...listeners];
     // "So it's 12 Elm Street?" / "Okay, that's right": a reaction to a question is its answer, no meeting's formula (review12 F9).
     const afterQuestion = /\?/.test([...input.previous].reverse().find((p) => p.speakerId !== u.speakerId)?.text ?? '');
+    // The turn before is split, and each sentence tagged, once for the whole turn, and only for a sentence with an object
+    // pronoun (rules 60's window).
+    let before: string[] | undefined;
+    const turnBefore = (): string[] => (before ??= this.#turnBefore(input));
+    const withObjectNamed = objectNamer(this.#nlp);
     const sentences = clean(declined ? declined.rest : u.text).flatMap(retractionAndClause)
       .map((s) => (isWithdrawal(s, called) ? 'Cancel that.' : withoutApology(withoutPhatic(s), listeners))).filter((s) => s.length > 0)
       .map((s) => { const said = withTopicLast(withoutCorrectingNo(withoutAcknowledgement(withoutVocative(s, calledListeners)))); const told = withAllergyCorrected(rememberedStatement(said, called) ?? said); return refusal(told) ?? chosenFirst(told); })
@@ -213,7 +218,7 @@ export class EmbeddedExtractor implements Extractor {
       .flatMap(forNowClauses)
       // "Someone needs to handle the vendor contract." / "I can take it": "I can take the vendor contract" (trial10 F4). Not
       // "cancel that": it withdraws what was just said (`RETRACT_ALL`), not a thing in it.
-      .map((s, k, all) => (RETRACT_ALL.test(s) ? s : withObjectNamed(this.#nlp, s, [...this.#turnBefore(input), ...all.slice(0, k)])));
+      .map((s, k, all) => (RETRACT_ALL.test(s) ? s : withObjectNamed(s, () => [...turnBefore(), ...all.slice(0, k)])));
 
     // Names first, so every other fact of this turn can use the name just introduced.
     for (const sentence of sentences) {

@@ -167,15 +167,50 @@ function objectPronoun(t: Tagged): number {
  * when the window names two or more, or when the one it names may not be written in another's words (`Candidate.usable`).
  */
 export function withObjectNamed(nlp: WinkMethods, sentence: string, before: readonly string[]): string {
-  const t = tag(nlp, sentence);
+  return objectNamer(nlp)(sentence, () => before);
+}
+
+/**
+ * `withObjectNamed` bound to a tagger, for the sentences of one extraction; `before` is called only for a sentence with an
+ * object pronoun.
+ */
+export type ObjectNamer = (sentence: string, before: () => readonly string[]) => string;
+
+/**
+ * A `withObjectNamed` for one extraction: each sentence is tagged, and its noun phrases read, once, however many later
+ * sentences of the turn look back at it (the tagger is the cost, and the same text always reads the same).
+ */
+export function objectNamer(nlp: WinkMethods): ObjectNamer {
+  const tagged = new Map<string, Tagged>();
+  const phrases = new Map<string, Candidate[]>();
+  const read = (text: string): Tagged => {
+    let t = tagged.get(text);
+    if (!t) tagged.set(text, (t = tag(nlp, text)));
+    return t;
+  };
+  const said = (text: string): Candidate[] => {
+    let cs = phrases.get(text);
+    if (!cs) {
+      const t = read(text);
+      phrases.set(text, (cs = nounPhrases(t, 0, t.words.length)));
+    }
+    return cs;
+  };
+  return (sentence, before) => named(read(sentence), sentence, () => before().flatMap(said));
+}
+
+/**
+ * `sentence`, tagged as `t`, with its object pronoun written as the one thing of its number in the clause before it or
+ * in `said()`, the noun phrases of the sentences before it.
+ */
+function named(t: Tagged, sentence: string, said: () => readonly Candidate[]): string {
   const at = objectPronoun(t);
   if (at < 0) return sentence;
   const plural = t.words[at]!.toLowerCase() === 'them';
-  const fits = (cs: Candidate[]): Candidate[] => cs.filter((c) => c.plural === plural);
+  const fits = (cs: readonly Candidate[]): Candidate[] => cs.filter((c) => c.plural === plural);
   // The clause before the pronoun's, in its own sentence ("The printer broke, can you fix it?").
   const clauseEnd = t.words.slice(0, at).findLastIndex((w) => CLAUSE_BREAK.test(w));
-  const found = [...(clauseEnd > 0 ? fits(nounPhrases(t, 0, clauseEnd)) : []),
-    ...before.flatMap((s) => { const b = tag(nlp, s); return fits(nounPhrases(b, 0, b.words.length)); })];
+  const found = [...(clauseEnd > 0 ? fits(nounPhrases(t, 0, clauseEnd)) : []), ...fits(said())];
   // The same phrase said twice ("the vendor contract" in both turns) is one thing.
   const things = [...new Map(found.map((c) => [`${c.text.toLowerCase()}|${c.usable}`, c])).values()];
   if (things.length !== 1 || !things[0]!.usable) return sentence;

@@ -38,3 +38,25 @@ describe('the SDK README names every public method and property', () => {
     });
   }
 });
+
+// trial11 F8: `npx tsc -p .` and `npm run build` put the SDK in different places, and the READMEs named only one.
+describe('the READMEs say where each build puts the SDK', () => {
+  const json = <T>(file: string): T => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as T;
+  test('the package (`npm run build:client`) and the project build (`npx tsc -p .`)', () => {
+    const scripts = json<{ scripts: Record<string, string> }>('package.json').scripts;
+    assert.equal(scripts['build:client'], 'tsc -p clients/typescript');
+    assert.match(scripts.build ?? '', /&& tsc -p clients\/typescript$/);
+    const sdk = json<{ compilerOptions: { outDir: string } }>('clients/typescript/tsconfig.json').compilerOptions;
+    const main = json<{ main: string }>('clients/typescript/package.json').main;
+    assert.equal(path.posix.dirname(main), sdk.outDir);
+    const root = json<{ compilerOptions: { outDir: string; rootDir: string } }>('tsconfig.json').compilerOptions;
+    const packageDir = `clients/typescript/${sdk.outDir}/`;
+    const projectDir = `${path.posix.join(root.outDir, path.posix.relative(root.rootDir, 'clients/typescript/src'))}/`;
+    for (const readme of ['README.md', 'clients/typescript/README.md']) {
+      const text = readFileSync(path.join(ROOT, readme), 'utf8').replace(/\s+/g, ' ');
+      for (const said of [`\`${packageDir}\``, `\`clients/typescript/${main}\``, `\`${projectDir}\``, '`npx tsc -p .`', '`npm run build:client`']) {
+        assert.ok(text.includes(said), `${readme} names ${said}`);
+      }
+    }
+  });
+});

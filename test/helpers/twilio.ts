@@ -1,10 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { AudioSession } from '../../pipelines/audio/audio-session.js';
 import { repoRoot } from '../../pipelines/models/repo-root.js';
+import { TWILIO_CHUNK_BYTES, twilioCall, twilioMessages, type TwilioCall } from '../../scripts/lib/twilio-frames.js';
+
+export { TWILIO_CHUNK_BYTES, twilioCall, twilioMessages, twilioSid, type TwilioCall } from '../../scripts/lib/twilio-frames.js';
 
 /**
  * How much audio reached the speech pipeline, ms: the most any audio session took while the returned
@@ -21,56 +23,11 @@ export function trackReceivedAudio(): { receivedMs: () => number; restore: () =>
   return { receivedMs: () => receivedMs, restore: () => { AudioSession.prototype.push = push; } };
 }
 
-/** A Twilio-style SID: two letters and 32 hex digits. */
-export function twilioSid(prefix: 'CA' | 'MZ' | 'AC'): string {
-  return `${prefix}${randomBytes(16).toString('hex')}`;
-}
-
-/** Bytes of one 20 ms Twilio media payload: 160 mu-law samples at 8 kHz. */
-export const TWILIO_CHUNK_BYTES = 160;
-
 /** The recorded caller (raw mu-law 8 kHz mono, made by scripts/make-twilio-fixture.sh) and its texts. */
 export function twilioFixture(): { audio: Buffer; utterances: string[] } {
   const dir = path.join(repoRoot(), 'test', 'fixtures', 'audio');
   const meta = JSON.parse(readFileSync(path.join(dir, 'twilio-call.json'), 'utf8')) as { utterances: string[] };
   return { audio: readFileSync(path.join(dir, 'twilio-call.ulaw')), utterances: meta.utterances };
-}
-
-export interface TwilioCall {
-  accountSid: string;
-  callSid: string;
-  streamSid: string;
-  customParameters: Record<string, string>;
-}
-
-/**
- * The text frames Twilio sends for one call, in order, shaped as Twilio's Media Streams docs show them:
- * `connected`, `start`, one `media` per 20 ms of audio (base64 payload, `chunk` and `timestamp` as
- * strings, `sequenceNumber` counting every message after `connected`), a `mark`, then `stop`.
- */
-export function twilioMessages(call: TwilioCall, mulaw: Buffer, opts: { mark?: string } = {}): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [{ event: 'connected', protocol: 'Call', version: '1.0.0' }];
-  let seq = 0;
-  const next = (): string => String(++seq);
-  out.push({
-    event: 'start', sequenceNumber: next(), streamSid: call.streamSid,
-    start: {
-      accountSid: call.accountSid, streamSid: call.streamSid, callSid: call.callSid, tracks: ['inbound'],
-      customParameters: call.customParameters,
-      mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 },
-    },
-  });
-  let chunk = 0;
-  for (let at = 0; at + TWILIO_CHUNK_BYTES <= mulaw.length; at += TWILIO_CHUNK_BYTES) {
-    chunk += 1;
-    out.push({
-      event: 'media', sequenceNumber: next(), streamSid: call.streamSid,
-      media: { track: 'inbound', chunk: String(chunk), timestamp: String((chunk - 1) * 20), payload: mulaw.subarray(at, at + TWILIO_CHUNK_BYTES).toString('base64') },
-    });
-  }
-  if (opts.mark) out.push({ event: 'mark', sequenceNumber: next(), streamSid: call.streamSid, mark: { name: opts.mark } });
-  out.push({ event: 'stop', sequenceNumber: next(), streamSid: call.streamSid, stop: { accountSid: call.accountSid, callSid: call.callSid } });
-  return out;
 }
 
 /** One server-sent event as received. */
@@ -178,11 +135,6 @@ export async function connectTwilio(url: string): Promise<{ ws: WebSocket; close
     ws.once('error', reject);
   });
   return { ws, closed };
-}
-
-/** A call with fresh SIDs and these `customParameters`. */
-export function twilioCall(customParameters: Record<string, string>): TwilioCall {
-  return { accountSid: twilioSid('AC'), callSid: twilioSid('CA'), streamSid: twilioSid('MZ'), customParameters };
 }
 
 /** A Twilio call on a test server: its subscriber stream, its socket, and its frames. */
