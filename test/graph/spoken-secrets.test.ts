@@ -127,3 +127,34 @@ describe('withSecretsRedacted: the value given replaced', () => {
     }
   });
 });
+
+describe('a short hedge after a value (rules 63)', () => {
+  test('"I think", "I believe", "if I remember right", "right?", "or so", "I guess" after a value still give it', () => {
+    const cases: Array<[string, string]> = [
+      ['my PIN is 7731 I think', 'my PIN is [redacted] I think'],
+      ['the alarm code is 4-4-1-9, I believe', 'the alarm code is [redacted], I believe'],
+      ['the alarm code is 4419 I believe.', 'the alarm code is [redacted] I believe.'],
+      ["the gate code's 5512 if I remember right", "the gate code's [redacted] if I remember right"],
+      ['my pin is seven seven three one i think.', 'my pin is [redacted] i think.'],
+      ['the passcode is four four seven one if I remember correctly, ok', 'the passcode is [redacted] if I remember correctly, ok'],
+      ['my PIN is 7731 right?', 'my PIN is [redacted] right?'],
+      ['the door code is 4417 or so', 'the door code is [redacted] or so'],
+      ['my password is hunter2 I guess', 'my password is [redacted] I guess'],
+      ['the wifi password is bluefish42 I think, and the code word is pineapple.', 'the wifi password is [redacted] I think, and the code word is pineapple.'],
+    ];
+    for (const [said, stored] of cases) {
+      assert.equal(withSecretsRedacted(said), stored, said);
+      assert.ok(givesSecret(said), said);
+    }
+    assert.ok(givesSecret('my password is sunshine I think'));
+  });
+
+  test('a hedge ends no clause a value does not end: "four digits long" stays an ordinary sentence (reviewB 1)', () => {
+    for (const said of ['Your PIN is four digits long I think', 'Your PIN is 6 digits long, I believe.', 'The PIN is 30 days old I guess',
+      'My new password is 12 characters long or so', 'The security code is 3 digits on the back I think', 'The password is 2FA protected I believe',
+      'the password is wrong I think', 'The password is OK I think', 'my PIN is 7731 I think about changing', 'the door code is 4417 or something']) {
+      assert.equal(withSecretsRedacted(said), said, said);
+      if (!said.includes('7731') && !said.includes('4417')) assert.equal(givesSecret(said), false, said);
+    }
+  });
+});
