@@ -53,12 +53,19 @@ function firstWord(rest: string): string {
   return /^\S+/.exec(rest)?.[0].replace(/[.,;:!?"'’)]+$/, '') ?? '';
 }
 
+/** What ends a clause: punctuation, a closing quote, the end of the text, "and / but / so / because", "ok / thanks / please". */
+const CLAUSE_END = /^\s*(?:[,.;!?"'’”)]|$|(?:and|but|so|because|ok|okay|thanks|please)\b)/i;
+/** A short hedge said after a value: "I think", "I believe", "I guess", "if I remember right / correctly", "or so", "right?". */
+const HEDGE = /^\s*,?\s*(?:i\s+(?:think|believe|guess)|if\s+i\s+remember\s+(?:right|rightly|correctly)|or\s+so|right(?=\s*\?))\b/i;
+
 /**
- * Whether what follows a value ends its clause: punctuation, a closing quote, the end of the text, "and / but / so /
- * because", or "ok / okay / thanks / please" ("my pin is 77 31 ok"). "6 digits long", "2FA protected" end none.
+ * Whether what follows a value ends its clause (`CLAUSE_END`: "my pin is 77 31 ok"), a short hedge after it allowed
+ * ("my PIN is 7731 I think", "…5512 if I remember right"; rules 63). "6 digits long", "2FA protected", "four digits long
+ * I think" end none: the hedge must come right after the value and end the clause itself.
  */
 function endsClause(after: string): boolean {
-  return /^\s*(?:[,.;!?"'’”)]|$|(?:and|but|so|because|ok|okay|thanks|please)\b)/i.test(after);
+  const hedge = HEDGE.exec(after);
+  return CLAUSE_END.test(hedge ? after.slice(hedge[0].length) : after);
 }
 
 /** A word in capitals only ("OK", "TBD", "NONE", "WIFI"): an abbreviation or a word stressed, no value. */
