@@ -26,6 +26,12 @@ const SECRET = /\b(?:password|passcode|pass\s+code|passphrase|pass\s+phrase|code
 const SECRET_NUMBER = /\b(?:pin|pin\s+(?:number|code)|security\s+(?:code|number)|cvv|cvc|card\s+verification\s+(?:code|value)|(?:door|gate|alarm|entry|access|lock|safe)\s+code|combination)\s*(?:(?:is|was)\b|['’]s\b|:)\s*/gi;
 
 /**
+ * A part of every secret's name (`SECRET`, `SECRET_NUMBER`): a text that holds none gives no secret. What a scan of stored
+ * turns looks for (`GraphStore.utterancesContaining`; pipelines/interaction/redact-stored-secrets.ts).
+ */
+export const SECRET_NAME_FRAGMENTS: readonly string[] = ['pass', 'code', 'safe', 'pin', 'security', 'cvv', 'cvc', 'verification', 'combination'];
+
+/**
  * Where a secret's value lies in a text (`start`, `end`: offsets of the text searched, an opening quote left out).
  * `plain`: a word with no digit, capital or symbol inside ("sunshine"), a value only where it is a noun, not "wrong" or
  * "expired" (read with its part of speech by `secretValues`). `digits`: the value
