@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { words } from '../../graph/lexical-terms.js';
-import { secretValues, withSecretsRedacted } from '../../graph/spoken-secrets.js';
+import { SECRET_NAME_FRAGMENTS, secretValues, withSecretsRedacted } from '../../graph/spoken-secrets.js';
 import { EMBEDDED_RULES_VERSION } from '../../pipelines/memory/embedded-rules-version.js';
 import { wink } from '../../pipelines/wink.js';
 
@@ -23,6 +23,8 @@ describe('secretValues: a secret given, not one only named', () => {
       'my password is p@ssw0rd', 'the cvv is seven one two', 'The door code is 4417', "Ana's alarm code is 7731", 'The gate code is 1234',
       'the safe code is 0042.', 'the combination is 12-34-56', "the password is 'hunter2'", 'my pin is 77 31 ok']) {
       assert.ok(givesSecret(said), said);
+      // What a scan of stored turns looks for (redact-stored-secrets.ts): every secret's name holds one.
+      assert.ok(SECRET_NAME_FRAGMENTS.some((f) => said.toLowerCase().includes(f)), said);
     }
   });
 
