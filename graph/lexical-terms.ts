@@ -7,7 +7,7 @@
  */
 import model from 'wink-eng-lite-web-model';
 import { saysNumberInWords, spokenRuns } from './spoken-digits.js';
-import { statesSecret } from './spoken-secrets.js';
+import { secretDigitValues } from './spoken-secrets.js';
 
 /** Words too common to help ranking; every lexical index drops them from queries. */
 export const STOPWORDS: ReadonlySet<string> = new Set(
@@ -24,12 +24,14 @@ export const BM25_B = 0.75;
 /**
  * Lower-case letter/digit runs of `text`, stop words out (unstemmed: what the SQLite index queries), and after them the
  * digits of each number of three digits or more said in words ("order five five two zero" also reads "5520": facts keep
- * such values as digits, rules 55); not those of a secret given ("my PIN is seven seven three one": `statesSecret`).
+ * such values as digits, rules 55); not those of a secret's value ("my PIN is seven seven three one": `secretDigitValues`).
  */
 export function words(text: string): string[] {
   const said = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !STOPWORDS.has(w));
   if (!saysNumberInWords(text)) return said;
-  const spoken = spokenRuns(text, 3).filter((r) => !/^[\d\s,-]+$/.test(text.slice(r.start, r.end)) && !statesSecret(text.slice(0, r.end)))
+  const secrets = secretDigitValues(text);
+  const spoken = spokenRuns(text, 3)
+    .filter((r) => !/^[\d\s,-]+$/.test(text.slice(r.start, r.end)) && !secrets.some((s) => r.start < s.end && s.start < r.end))
     .map((r) => r.digits.toLowerCase());
   return [...said, ...spoken];
 }

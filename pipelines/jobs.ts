@@ -12,6 +12,7 @@ import type { TextEmbedder } from './embeddings/text-embedder.js';
 import { RecentEmbeddings } from './embeddings/recent-embeddings.js';
 import type { EventBus } from '../graph/event-bus.js';
 import { reembedIfNeeded } from './embeddings/reembed.js';
+import { redactStoredSecrets } from './interaction/redact-stored-secrets.js';
 import { OnnxTextEmbedder } from './embeddings/onnx-text-embedder.js';
 import { UseLiteEmbedder } from './embeddings/use-lite-embedder.js';
 import { SESSION_END_JOB, type SessionEndJobData } from './interaction/session-end.js';
@@ -119,6 +120,13 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
   for (const tenant of knownTenants(config)) {
     const changed = await recordStateSteps(stores, tenant);
     if (changed !== null && changed > 0) log.info({ tenant, participants: changed }, 'temporary states: steps recorded in derived attributes');
+    // Turns stored before their secrets' values were redacted at ingest (rules 56, 63); once per store. A failure (a store
+    // outage) must not keep the handlers from starting: the migration is not recorded and runs again at the next start.
+    try {
+      await redactStoredSecrets({ stores, embedder, logger: log }, tenant);
+    } catch (err) {
+      log.error({ err, tenant }, 'stored turns: secrets not redacted; tried again at the next start');
+    }
     // Turns a speaker revision moved whose re-indexing was never queued (a crash or a queue failure in between).
     // A queue failing now must not keep the handlers from starting: the moves stay pending for the next start.
     try {

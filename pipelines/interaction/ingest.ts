@@ -10,8 +10,7 @@ import { inferAddressees as inferSpeakerAddressees } from '../speaker/addressee-
 import { ParticipantResolver } from './participant-resolver.js';
 import { SessionNaming, unknownVocatives } from './session-naming.js';
 import { isResendOf, resendConflict } from './resend-check.js';
-import { withSecretsRedacted } from '../memory/secret-values.js';
-import { wink } from '../wink.js';
+import { withSecretsRedacted } from '../../graph/spoken-secrets.js';
 
 /** An utterance as a client or the audio pipeline hands it in. */
 export interface UtteranceInput {
@@ -212,7 +211,7 @@ export class InteractionIngest {
           speakerId: speaker.id,
           addresseeIds: addressees.map((a) => a.id),
           // "my PIN is double seven three one": the transcript keeps "my PIN is [redacted]" (rules 56; README, privacy).
-          text: withSecretsRedacted(wink(), input.text),
+          text: withSecretsRedacted(input.text),
           startMs: input.startMs ?? null,
           endMs: input.endMs ?? null,
           time: input.time ?? now,

@@ -1,8 +1,7 @@
 import { ParleyError } from '../../graph/core/errors.js';
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
-import { withSecretsRedacted } from '../memory/secret-values.js';
-import { wink } from '../wink.js';
+import { withSecretsRedacted } from '../../graph/spoken-secrets.js';
 
 /** What of an utterance a resend must repeat: the session, the speaker reference and the text. */
 export interface ResendCandidate {
@@ -21,7 +20,7 @@ export interface ResendCandidate {
 export async function isResendOf(
   graph: GraphStore, tenant: TenantId, sessionId: string, input: ResendCandidate, stored: Utterance,
 ): Promise<boolean> {
-  if (stored.sessionId !== sessionId || (stored.text !== input.text && stored.text !== withSecretsRedacted(wink(), input.text))) return false;
+  if (stored.sessionId !== sessionId || (stored.text !== input.text && stored.text !== withSecretsRedacted(input.text))) return false;
   if (input.speaker === stored.speakerId) return true;
   const [speaker] = await graph.getParticipants(tenant, [stored.speakerId]);
   if (!speaker) return false;

@@ -42,7 +42,7 @@ import { withoutApology, withoutPhatic } from './call-phrases.js';
 import { withApologyCall } from './apology-call.js';
 import { withHeardPlaces } from './heard-places.js';
 import { statedIdentifier } from './identifiers.js';
-import { withoutSecretClause } from './secret-values.js';
+import { withoutSecretClause } from '../../graph/spoken-secrets.js';
 import { withSpokenValues } from './spoken-values.js';
 import { statedAddress } from './delivery-address.js';
 import { acceptedProposal } from './accepted-proposal.js';

@@ -308,7 +308,7 @@
  * 56 (values; rules 55 follow-ups): a password, passcode or code word given as one plain word that ends its clause and
  * is tagged a noun or a name ("my password is sunshine", "the code word is pineapple") is a secret given, no fact and no
  * value; an adjective, a participle, an adverb, a preposition or a determiner after "is" is no value ("my password is
- * expired", "the password is wrong again / in the email / case sensitive"; pipelines/memory/secret-values.ts); a stored
+ * expired", "the password is wrong again / in the email / case sensitive"; graph/spoken-secrets.ts `secretValues`); a stored
  * utterance keeps "[redacted]" in place of a secret's value, itself a secret given when read again. Numbers said with
  * "thousand" are read where a value is said ("order number two thousand and five": 2005; "one hundred thousand":
  * 100000; graph/spoken-digits.ts), elsewhere they stay words ("we had two thousand people").
@@ -351,7 +351,11 @@
  * thing only when the whole window names one of its number, never the subject of "is / was + adjective", a place after
  * a preposition, nor after "raise / bring / keep / leave / let" (object-pronouns.ts); a secret's value must end its
  * clause, capitals are none, door / gate / alarm / safe codes and combinations are secrets, and the stored transcript
- * is redacted only for a value holding a digit (graph/spoken-secrets.ts, secret-values.ts); a secret drops only its own
+ * is redacted only for a value holding a digit (graph/spoken-secrets.ts); a secret drops only its own
  * clause and what follows it, the clause before it is still read (`withoutSecretClause`).
+ * 63 (secrets; rules 56 / 62 leftovers): a short hedge right after a secret's value ("I think", "I believe", "I guess",
+ * "if I remember right / correctly", "or so", "right?") ends its clause as the end of the sentence does: "my PIN is 7731 I
+ * think" and "the gate code's 5512 if I remember right" give no fact and are redacted, "Your PIN is four digits long I
+ * think" stays an ordinary sentence (graph/spoken-secrets.ts, now the one reader of a secret given, `endsClause`).
  */
-export const EMBEDDED_RULES_VERSION = 62;
+export const EMBEDDED_RULES_VERSION = 63;

@@ -3,7 +3,7 @@
  * two zero" → "…is 5520", "call me on five five five oh one four two" → "…on 5550142", "I live at twelve elm street" →
  * "…at 12 elm street", "flat two b" → "flat 2b". Anywhere else words stay words ("one of my friends", "I have two
  * kids", "at nine thirty", "let's order two hundred cups"). A secret given (a PIN, a password, a security code) gives no
- * fact and no attribute (`statesSecret`, graph/spoken-secrets.ts).
+ * fact and no attribute (`withoutSecretClause`, graph/spoken-secrets.ts).
  */
 import { saysNumberInWords, spokenRuns, type SpokenRun } from '../../graph/spoken-digits.js';
 

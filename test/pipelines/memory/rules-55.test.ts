@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
+import { EMBEDDED_RULES_VERSION, EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import { cancelledOrders } from '../../../pipelines/memory/cancelled-plans.js';
 import { withSpokenValues } from '../../../pipelines/memory/spoken-values.js';
 import { storedFact } from '../../helpers/stored-fact.js';
@@ -78,6 +78,18 @@ describe('rules 55: values said in words', () => {
     assert.match(String((facts[0] as unknown[])[1]), /repairs? lighthouse lenses in Quessant/);
     assert.doesNotMatch(JSON.stringify(facts), /5512|gate code/);
     assert.deepEqual(await read('Okay, my PIN is 4421.'), { facts: [], profile: [] });
+  });
+
+  test('a value with a short hedge after it is a secret too (rules 63)', async () => {
+    // Before: "Ben's PIN is 7731 Ben thinks", "The alarm code is 4419 Ben believes".
+    for (const text of ['my PIN is 7731 I think', 'the alarm code is four four one nine I believe', 'my PIN is 7731, right?']) {
+      assert.deepEqual(await read(text), { facts: [], profile: [] }, text);
+    }
+    const { facts } = await read('I repair lighthouse lenses in Quessant and my gate code is 5512 if I remember right.');
+    assert.equal(facts.length, 1, JSON.stringify(facts));
+    assert.match(String((facts[0] as unknown[])[1]), /repairs? lighthouse lenses in Quessant/);
+    assert.doesNotMatch(JSON.stringify(facts), /5512|gate code/);
+    assert.ok(EMBEDDED_RULES_VERSION >= 63);
   });
 
   test('a secret only named is an ordinary sentence (review12)', async () => {
