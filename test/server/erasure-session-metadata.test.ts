@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
@@ -72,6 +72,8 @@ describe('erasure scrubs what a caller gave in session metadata, and the log nev
     const earlier = (await get(`/v1/sessions/${callSid}/transcript`)).json();
     assert.deepEqual(earlier.utterances, [], 'the erased call stays empty');
     assert.ok((await get(`/v1/sessions/${again}/transcript`)).json().utterances.length > 0);
+    // The same recorded voice calls below as a stranger: the newcomer goes, so it is one again.
+    assert.equal((await t.app.inject({ method: 'DELETE', url: `/v1/participants/${newcomer.id}` })).statusCode, 200);
   });
 
   test('a WebSocket caller erased: the client\'s own session metadata goes, the settings stay', async () => {
@@ -89,6 +91,29 @@ describe('erasure scrubs what a caller gave in session metadata, and the log nev
     assert.equal(erased.statusCode, 200, erased.body);
     const after = (await get('/v1/sessions/ws-meta-1/transcript')).json();
     assert.deepEqual(after.metadata, { language: 'en' });
+  });
+
+  test('forgetting a call takes its unnamed caller (voiceprint included) and the call\'s audio folder; a named speaker stays', async () => {
+    const callSid = await call({});
+    const said = (await get(`/v1/sessions/${callSid}/transcript`)).json();
+    const caller = said.utterances[0].speaker.id as string;
+    assert.equal((await get(`/v1/participants/${caller}`)).json().name, null, 'the caller never gave a name');
+    assert.ok(await t.app.stores.voiceprints.countByParticipant('default', caller) >= 1, 'the caller has a voiceprint');
+    const folder = path.join(t.config.dataDir, 'audio', 'default', callSid);
+    assert.ok(existsSync(folder), 'the call\'s audio is kept');
+    // A named speaker of a text session forgotten stays: they are someone the application knows.
+    const posted = await t.app.inject({ method: 'POST', url: '/v1/sessions/named-forget/utterances', payload: { utterances: [{ speaker: 'Ysolde Farrant', text: 'Good morning.' }] } });
+    assert.ok(posted.statusCode < 300, posted.body);
+
+    const forgotten = await t.app.inject({ method: 'DELETE', url: `/v1/sessions/${callSid}` });
+    assert.equal(forgotten.statusCode, 204, forgotten.body);
+    assert.equal((await get(`/v1/participants/${caller}`)).statusCode, 404, 'the caller known only from the call went with it');
+    assert.equal(await t.app.stores.voiceprints.countByParticipant('default', caller), 0, 'their voiceprint too');
+    assert.ok(!existsSync(folder), 'no empty audio folder is left');
+
+    const named = (await get('/v1/participants/Ysolde%20Farrant')).json().id as string;
+    assert.equal((await t.app.inject({ method: 'DELETE', url: '/v1/sessions/named-forget' })).statusCode, 204);
+    assert.equal((await get(`/v1/participants/${named}`)).statusCode, 200, 'a named participant stays when their session is forgotten');
   });
 
   test('request URLs are logged without the names, ids and numbers of people in them', async () => {
