@@ -39,8 +39,16 @@ export class AudioSpanStore {
     const rel = path.join('audio', segment('tenant', tenant), segment('session', session), `${segment('utterance', utterance)}.wav`);
     if (this.opts.retentionDays <= 0) return null;
     const file = path.join(this.opts.dataDir, rel);
+    const wav = encodeWav(samples, sampleRate);
     await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, encodeWav(samples, sampleRate));
+    try {
+      await writeFile(file, wav);
+    } catch (err) {
+      // The session's folder was removed as left empty (`removeUtterances`) between the two steps: made again.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, wav);
+    }
     return rel.split(path.sep).join('/');
   }
 
@@ -58,7 +66,8 @@ export class AudioSpanStore {
   }
 
   /**
-   * Delete the spans of these utterances in every session of `tenant` (their speaker was erased).
+   * Delete the spans of these utterances in every session of `tenant` (their speaker was erased, or they were
+   * forgotten), and a session's folder they leave empty.
    * @returns how many files were deleted.
    */
   async removeUtterances(tenant: string, utteranceIds: string[]): Promise<number> {
@@ -68,11 +77,15 @@ export class AudioSpanStore {
     let removed = 0;
     for (const session of sessions.filter((d) => d.isDirectory())) {
       const dir = path.join(root, session.name);
+      let here = 0;
       for (const file of await readdir(dir)) {
         if (!wanted.has(file)) continue;
         await rm(path.join(dir, file), { force: true });
-        removed += 1;
+        here += 1;
       }
+      // A folder that still holds another span (or got one meanwhile) is not empty: rmdir refuses it.
+      if (here > 0) await rmdir(dir).catch(() => undefined);
+      removed += here;
     }
     return removed;
   }

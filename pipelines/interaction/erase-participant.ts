@@ -18,6 +18,7 @@ import { isFunctionWord } from '../speaker/name-words.js';
 import { isCalendarWord } from '../speaker/calendar-words.js';
 import { eraseValueEntities, factsHoldingValues, redactMentions, reindexWithout, statedValues } from './erase-mentions.js';
 import { truncateWal } from '../../graph/sqlite/database.js';
+import { scrubSessionMetadata } from './erase-session-metadata.js';
 
 /** What erasure needs besides the stores. */
 export interface ErasureDeps {
@@ -143,6 +144,8 @@ async function eraseInFull(
   const merged = mergePlans(plan, again.plan);
   await stores.graph.beginErasure(tenant, participantId, JSON.stringify(merged), again.spoken);
   const before = await deleteMemoriesRecorded(stores, tenant, participantId, merged);
+  // While their turns still name their sessions: what they gave about themselves in those sessions' metadata goes.
+  await scrubSessionMetadata(stores, tenant, [...new Set([...spoken, ...again.spoken])]);
   // Null when a concurrent erasure of the same person removed them first: this one still finishes its second pass.
   // Under the speaker's lock (`speakerLockKey`): a consolidation job that read one of their turns writes before this, or
   // finds the turn gone; what it wrote is listed again and erased below.

@@ -41,6 +41,8 @@ export interface ForgetReport {
   deletedMemoryIds: string[];
   keptMemoryIds: string[];
   reopenedMemoryIds: string[];
+  /** Who spoke the utterances (a speaker left with none may go with them: `forgetTarget`). */
+  speakerIds: string[];
 }
 
 /**
@@ -63,6 +65,8 @@ interface ForgetPlan {
   deletedBy?: DeletedByTurn[];
   /** Memories closed only by what is forgotten, to make current again (recorded before the memories closing them go). */
   reopen?: Reopening[];
+  /** Who spoke the utterances (read before they go); absent in a plan recorded before it was kept. */
+  speakerIds?: string[];
 }
 
 /**
@@ -152,7 +156,8 @@ async function readPlan(stores: Stores, tenant: TenantId, ids: string[], session
   for (const u of utterances) {
     for (const id of (await stores.memory.processedBy(tenant, u.id))?.deletedIds ?? []) deletedBy.push({ id, at: u.time });
   }
-  return { sessionId, texts: utterances.map((u) => u.text), factIds: only.map((f) => f.id), slots: only.flatMap(derivedSlotOf), entityIds: [], deletedBy };
+  return { sessionId, texts: utterances.map((u) => u.text), factIds: only.map((f) => f.id), slots: only.flatMap(derivedSlotOf), entityIds: [], deletedBy,
+    speakerIds: [...new Set(utterances.map((u) => u.speakerId))] };
 }
 
 function onlyFrom<T extends { referIds: string[] }>(facts: T[], ids: string[]): T[] {
@@ -167,7 +172,7 @@ function mergePlans(a: ForgetPlan, b: Partial<ForgetPlan>): ForgetPlan {
     sessionId: a.sessionId ?? b.sessionId ?? null, texts: join(a.texts, b.texts), factIds: join(a.factIds, b.factIds),
     slots: join(a.slots, b.slots, (s) => `${s.participantId}\u0000${s.slot}`), entityIds: join(a.entityIds ?? [], b.entityIds),
     personaIds: join(a.personaIds ?? [], b.personaIds), deletedBy: join(a.deletedBy ?? [], b.deletedBy, (d) => d.id),
-    reopen: join(a.reopen ?? [], b.reopen, (r) => r.id),
+    reopen: join(a.reopen ?? [], b.reopen, (r) => r.id), speakerIds: join(a.speakerIds ?? [], b.speakerIds),
   };
 }
 
@@ -205,7 +210,8 @@ async function forgetRecorded(deps: ForgetDeps, tenant: TenantId, key: string, i
   await tellLiveSessions(deps, tenant, plan.factIds, reopened);
   await stores.graph.endErasure(tenant, key);
   await truncateWal(stores.sqlite);
-  return { utteranceIds: ids, deletedMemoryIds: plan.factIds, keptMemoryIds: [...kept], reopenedMemoryIds: reopened.map((f) => f.id) };
+  return { utteranceIds: ids, deletedMemoryIds: plan.factIds, keptMemoryIds: [...kept], reopenedMemoryIds: reopened.map((f) => f.id),
+    speakerIds: plan.speakerIds ?? [] };
 }
 
 /** The memories of `reopen` current now (a later memory may have closed one again since). */

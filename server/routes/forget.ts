@@ -3,7 +3,7 @@ import { ParleyError } from '../../graph/core/errors.js';
 import type { TenantId } from '../../graph/types.js';
 import { forgetUtterances, type ForgetReport, type ForgetTarget } from '../../pipelines/interaction/forget-utterances.js';
 import { errorResponse, errorResponses, IdParams, SessionIdParams } from '../protocol/http-schemas.js';
-import { erasureDeps, erasureOwner, forgetCachedTraces } from './participants.js';
+import { erasePerson, erasureDeps, erasureOwner, forgetCachedTraces } from './participants.js';
 
 const FORGOTTEN = { description: 'Forgotten (nothing is returned)', type: 'null' } as const;
 const CLAIMED = 'another server is finishing the erasure of the same id (send it again once its claim ends)';
@@ -60,7 +60,21 @@ export async function forgetTarget(app: FastifyInstance, tenant: TenantId, targe
   const report = await forgetUtterances(erasureDeps(app), tenant, target, erasureOwner(app));
   if (!report) throw new ParleyError('PARLEY_ERR_NOT_FOUND', 'sessionId' in target ? `no session ${target.sessionId}` : `no utterance ${target.utteranceId}`);
   forgetCachedTraces(app, tenant);
+  if ('sessionId' in target) await eraseStrangersLeft(app, tenant, report.speakerIds);
   return report;
+}
+
+/**
+ * Erase the speakers a forgotten session leaves with nothing said: a participant never named, with no external id
+ * and no utterance left in any session, was known only from it (their voiceprint, persona and attributes go too).
+ */
+async function eraseStrangersLeft(app: FastifyInstance, tenant: TenantId, speakerIds: readonly string[]): Promise<void> {
+  for (const id of speakerIds) {
+    const person = await app.stores.graph.getParticipant(tenant, id);
+    if (!person || person.name !== null || person.aliases.length > 0 || person.externalId !== null) continue;
+    if ((await app.stores.graph.queryInteractions(tenant, { speakerId: id, limit: 1 })).length > 0) continue;
+    await erasePerson(app, tenant, id);
+  }
 }
 
 /**

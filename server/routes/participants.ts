@@ -8,7 +8,7 @@ import { mergedAwayInto, mergeParticipantsByHand } from '../../pipelines/interac
 import { finishAbandonedMerges, finishMergesBeforeErasure, MERGE_LEASE_MS } from '../../pipelines/interaction/finish-merges.js';
 import { patchAttributes, taughtNames, withTaughtNames } from '../../pipelines/interaction/participant-attributes.js';
 import { rederiveAttributes } from '../../pipelines/interaction/derived-attributes.js';
-import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
+import { findParticipantByRef, resolveParticipantRef, unknownRef } from '../../pipelines/interaction/participant-ref.js';
 import { finishTenantRenames, renameMemories, type RenameDeps } from '../../pipelines/interaction/finish-rename.js';
 import { PENDING_RENAME, renameOwed } from '../../pipelines/interaction/pending-rename.js';
 import { MemoryIndexer } from '../../pipelines/memory/memory-indexer.js';
@@ -218,7 +218,7 @@ export async function erasePerson(
 ): Promise<{ id: string; erased_utterances: number; erased_memories: number; erased_voiceprints: number }> {
   // An id whose erasure was cut short after the participant left the graph is erased again: that finishes it (200).
   const pending = (await app.stores.graph.pendingErasures(tenant)).some((e) => e.participantId === id);
-  if (!pending) ({ id } = await resolveParticipantRef(app.stores.graph, tenant, id));
+  if (!pending) ({ id } = await findParticipantByRef(app.stores.graph, tenant, id) ?? await notAParticipant(app, tenant, id));
   // A merge cut short naming them (or leading to them) is finished first: what it owed moving to them is erased with them.
   await finishMergesBeforeErasure(app.stores, tenant, id, {
     leaseMs: MERGE_LEASE_MS, now: Date.now(), publish: (sessionId, event) => app.publish(tenant, sessionId, 'speaker.merged', event),
@@ -227,6 +227,16 @@ export async function erasePerson(
   if (!erased) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${id}`);
   forgetCachedTraces(app, tenant);
   return { id, erased_utterances: erased.utteranceIds.length, erased_memories: erased.factIds.length, erased_voiceprints: erased.voiceprints };
+}
+
+/**
+ * The 404 of erasing a reference no participant holds; for a name, what to do instead: someone only mentioned in others'
+ * words (a child a parent books for) is no participant, and the memories about them are deleted one by one.
+ */
+async function notAParticipant(app: FastifyInstance, tenant: string, ref: string): Promise<never> {
+  const hint = `; someone only mentioned in other people's words is not a participant: list the memories about them with `
+    + `GET /v1/memories?participant=${encodeURIComponent(ref)}&role=subject and delete each with DELETE /v1/memories/{id}`;
+  throw await unknownRef(app.stores.graph, tenant, ref, 'participant', hint);
 }
 
 /** How long a server's claim on a pending erasure holds (`GraphStore.claimErasure`): past it, another server may take it. */
