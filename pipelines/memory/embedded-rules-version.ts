@@ -353,5 +353,10 @@
  * clause, capitals are none, door / gate / alarm / safe codes and combinations are secrets, and the stored transcript
  * is redacted only for a value holding a digit (graph/spoken-secrets.ts, secret-values.ts); a secret drops only its own
  * clause and what follows it, the clause before it is still read (`withoutSecretClause`).
+ * 63 (trial11 F6): a relation named beside its person opening a sentence ("My wife Maria ordered the road bike", said by
+ * Luis) makes that person the subject where they are a participant ("Maria ordered the road bike", about Maria), with
+ * the relation kept as the speaker's ("Maria is Luis's wife"); the extraction looks up the participants such a turn
+ * names; in all-lower-case text a listed given name that is no verb, adjective, day or month is a relation's name ("my
+ * wife maria", not "my brother will"; relation-apposition.ts).
  */
-export const EMBEDDED_RULES_VERSION = 62;
+export const EMBEDDED_RULES_VERSION = 63;
