@@ -6,6 +6,7 @@
  */
 import type { Participant } from '../../graph/types.js';
 import { acknowledgedNames } from '../memory/called-listener.js';
+import { RELATION_ROLES } from '../memory/relation-apposition.js';
 import { isCalendarWord } from '../speaker/calendar-words.js';
 import { givenNamePrevalence } from '../speaker/given-names.js';
 import { findVocatives } from '../speaker/name-patterns.js';
@@ -29,8 +30,8 @@ export interface VocativeTurn {
  * The given name `turn` calls its only listener by, when that names them: the turn is said to one participant, the only
  * one present besides the speaker, who has no name yet; it calls exactly one listed given name (`givenNamePrevalence`)
  * that may be a name (`couldBeName`; "Sure, thanks" calls no one), is no day or month, and in all-lower-case text is no
- * verb or adjective as well ("thanks will"); no one present holds it; and the listener never said it in the session's
- * earlier turns. Null otherwise: two or more other parties, a named listener (never renamed by a vocative), no name or
+ * verb or adjective as well ("thanks will"); no one present holds it; it is no relation's name beside it ("my colleague,
+ * Maria"); and the listener never said it in the session's earlier turns. Null otherwise: two or more other parties, a named listener (never renamed by a vocative), no name or
  * two names called. Pure.
  */
 export function vocativeNameFor(turn: VocativeTurn): string | null {
@@ -46,5 +47,7 @@ export function vocativeNameFor(turn: VocativeTurn): string | null {
   const name = called[0]!;
   const word = new RegExp(`(?<![\\p{L}\\p{N}])${name}(?![\\p{L}\\p{N}])`, 'iu');
   if (turn.recent.some((r) => r.speakerId === listener.id && word.test(r.text))) return null;
+  // "I'll pass you to my colleague, Maria.", "Your wife, Maria?": a relation named beside its person, no one called.
+  if (new RegExp(`\\b(?:my|your|his|her|our|their)\\s+(?:new\\s+)?(?:${RELATION_ROLES.join('|')})\\s*,\\s*${name}(?![\\p{L}\\p{N}])`, 'iu').test(turn.text)) return null;
   return name.charAt(0).toUpperCase() + name.slice(1);
 }

@@ -82,8 +82,11 @@ describe('an unnamed caller called by name by the only other party (trial11 F6)'
     }
   });
 
-  test('no name the caller spoke of themself: "my wife Maria ordered…" then "Sure Maria" is a slip', async () => {
+  test('no name the caller spoke of themself ("my wife Maria ordered…" then "Sure Maria" is a slip), nor a relation\'s', async () => {
     const after = await namesAfter([['caller', 'My wife Maria ordered the road bike.'], ['Agent Sam', 'Sure Maria, I can check that.']]);
     assert.equal(after.name, null);
+    for (const reply of ['I will pass you to my colleague, Maria.', 'Your wife, Maria?']) {
+      assert.equal((await namesAfter([['caller', 'Hello, I want to check my order.'], ['Agent Sam', reply]])).name, null, reply);
+    }
   });
 });
