@@ -9,6 +9,7 @@ import { CONSOLIDATION_JOB, type ConsolidationJob } from '../memory/consolidate.
 import { inferAddressees as inferSpeakerAddressees } from '../speaker/addressee-inference.js';
 import { ParticipantResolver } from './participant-resolver.js';
 import { SessionNaming, unknownVocatives } from './session-naming.js';
+import { vocativeNameFor } from './vocative-name.js';
 import { isResendOf, resendConflict } from './resend-check.js';
 import { withSecretsRedacted } from '../../graph/spoken-secrets.js';
 
@@ -196,6 +197,9 @@ export class InteractionIngest {
         const callee = await callerOfCall();
         if (callee && callee.id !== speaker.id) addressees = [callee];
       }
+      // "Sure Maria, I can check that", said to the only other party, unnamed: they are Maria (trial11 F6).
+      const calledName = vocativeNameFor({ speakerId: speaker.id, text: input.text, addressees, present: here, recent });
+      if (calledName) addressees = [await this.naming.calledBy(tenant, resolver, addressees[0]!, calledName)];
       recent.push({ speakerId: speaker.id, text: input.text });
       pending.push({ input, speaker, isNew: input.speakerIsNew ?? isNew, addressees: addressees.filter((a) => a.id !== speaker.id) });
     }

@@ -101,6 +101,20 @@ export class SessionNaming {
   }
 
   /**
+   * Name `listener` `name` at once: a turn called its one listener, unnamed and the only other party, by that given
+   * name (`vocativeNameFor`; trial11 F6). Only while they are still unnamed as stored at the write (a PATCH or another
+   * turn naming them meanwhile wins); the display name so learned owes the rewrite of their earlier memories
+   * (`withLearnedName`), as a self-introduction's does. Not recorded as taught: a vocative is someone else's word, so
+   * their own later introduction is not refused as a contradiction (name-conflict.ts).
+   */
+  async calledBy(tenant: TenantId, resolver: ParticipantResolver, listener: Participant, name: string): Promise<Participant> {
+    const updated = await this.graph.updateParticipantNames(tenant, listener.id, (stored) => (stored.name === null ? withLearnedName(stored, name) : stored));
+    if (!updated) return listener;
+    resolver.remember(updated);
+    return updated;
+  }
+
+  /**
    * Record that `names` were used for `participantId` (`addressed`: another speaker called them so;
    * `answered`: they spoke right after a turn addressed to the name), and name them once the evidence
    * suffices, unless they are named already or another participant present holds the name.

@@ -1,6 +1,7 @@
 import { wink } from '../wink.js';
 import type { PlanObject, ProfileUpdate } from '../../graph/memory-store.js';
-import { applyRules, withoutIntroduction, type RuleContext, type RuleFact } from './embedded-rules.js';
+import { applyRules, relation, withoutIntroduction, type RuleContext, type RuleFact } from './embedded-rules.js';
+import { apposedSubject } from './relation-apposition.js';
 import { thingSlotKey } from './thing-keys.js';
 import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResult, type Extractor } from './extractor.js';
 import { inclusiveWe, resolvePronouns, type Perspective } from './pronouns.js';
@@ -275,7 +276,10 @@ export class EmbeddedExtractor implements Extractor {
       // When what the sentence tells of happened: its date, a perfect state's start, or today for an act just done.
       const eventTime = eventDate(raw, u.time, found);
       // "Lena moved to Boulder", said by Ben: read as Lena's own "I moved to Boulder", about Lena.
-      const reported = reportedAsFirstPerson(this.#nlp, raw, names, u.speakerId);
+      // "My wife Maria ordered the road bike", Maria a participant: read as Maria's own, about Maria (trial11 F6).
+      const apposed = apposedSubject(raw, names, u.speakerId);
+      const apposedReport = apposed === null ? null : reportedAsFirstPerson(this.#nlp, apposed, names, u.speakerId);
+      const reported = apposedReport ?? reportedAsFirstPerson(this.#nlp, raw, names, u.speakerId);
       const subjectId = reported?.subjectId ?? u.speakerId;
       const text = reported?.text ?? raw;
       const view = reported ? { ...u, speakerId: subjectId, addresseeIds: u.addresseeIds.filter((a) => a !== subjectId) } : u;
@@ -406,6 +410,8 @@ export class EmbeddedExtractor implements Extractor {
       if (choiceWithRefusal(text)) this.#refusedApart(sentenceFacts, (refused) => this.#fact(view, { content: capitalise(this.#render(
         `${/^\W*we\b/i.test(text) ? 'We' : 'I'} turned down ${refused}`, { ...me(), inclusive: inclusiveWe(text, me()) })), kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.6 },
       false, undefined, eventTime));
+      // The relation the apposition told is the speaker's, beside the clause read as the other person's ("Maria is Luis's wife").
+      if (apposedReport) sentenceFacts.push(...relation(this.#ctx(raw, u.speakerId, u.addresseeIds, display, u.time)).map((f) => this.#fact(u, f, false)));
       // What a plan, commitment, request, proposal or outcome is about: read once per sentence, as said.
       const open = (f: ExtractedFact): boolean => !f.retraction && (f.slot === null || f.slot.startsWith('plan:'));
       // A cancellation ("I'm not going to sell the bike after all") is a withdrawal that names the plan it cancels.

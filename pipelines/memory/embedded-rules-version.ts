@@ -357,5 +357,10 @@
  * "if I remember right / correctly", "or so", "right?") ends its clause as the end of the sentence does: "my PIN is 7731 I
  * think" and "the gate code's 5512 if I remember right" give no fact and are redacted, "Your PIN is four digits long I
  * think" stays an ordinary sentence (graph/spoken-secrets.ts, now the one reader of a secret given, `endsClause`).
+ * 64 (trial11 F6): a relation named beside its person opening a sentence ("My wife Maria ordered the road bike", said by
+ * Luis) makes that person the subject where they are a participant ("Maria ordered the road bike", about Maria), with
+ * the relation kept as the speaker's ("Maria is Luis's wife"); the extraction looks up the participants such a turn
+ * names; in all-lower-case text a listed given name that is no verb, adjective, day or month is a relation's name ("my
+ * wife maria", not "my brother will"; relation-apposition.ts).
  */
-export const EMBEDDED_RULES_VERSION = 63;
+export const EMBEDDED_RULES_VERSION = 64;

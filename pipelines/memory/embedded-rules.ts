@@ -18,6 +18,7 @@ import { couldBeName } from '../speaker/name-words.js';
 import { DELIVERY_SLOT, deliveryTo } from './delivery-address.js';
 import { homeAddress } from './home-address.js';
 import { isCalendarWord } from '../speaker/calendar-words.js';
+import { RELATION_ROLES, isApposedName } from './relation-apposition.js';
 
 /** One sentence and who is speaking to whom. */
 export interface RuleContext {
@@ -283,23 +284,24 @@ function jobHeld(job: string, c: RuleContext): string | null {
   return value && value.split(' ').length <= 3 && holdsAJob(value, c.isNounPhrase, undefined, true) ? value : null;
 }
 
-const ROLES = ['best friend', 'sister', 'brother', 'mother', 'mom', 'mum', 'father', 'dad', 'wife', 'husband',
-  'partner', 'boyfriend', 'girlfriend', 'son', 'daughter', 'friend', 'manager', 'boss', 'colleague', 'coworker',
-  'co-worker', 'cousin', 'aunt', 'uncle', 'neighbor', 'neighbour', 'roommate', 'grandmother', 'grandfather',
-  'fiance', 'fiancée', 'teacher', 'doctor', 'therapist'];
 /** Roles a person has only one of at a time: a new name supersedes the old one. */
 const SINGLE_ROLES = new Set(['mother', 'mom', 'mum', 'father', 'dad', 'wife', 'husband', 'partner', 'boyfriend',
   'girlfriend', 'manager', 'boss', 'fiance', 'fiancée', 'therapist']);
 
-/** "my sister Maria", "Ben is my manager", "my boss is Carla". */
-function relation(c: RuleContext): RuleFact[] {
-  const roles = ROLES.join('|');
+/**
+ * "my sister Maria", "Ben is my manager", "my boss is Carla"; in a recogniser's lower-case text, "my wife maria" with a
+ * listed given name (`isApposedName`; trial11 F6).
+ */
+export function relation(c: RuleContext): RuleFact[] {
+  const roles = RELATION_ROLES.join('|');
   const m = c.sentence.match(new RegExp(`\\bmy\\s+(?:new\\s+)?(${roles})(?:,)?\\s+(?:is\\s+)?([A-Z][a-z'-]+)`, 'i'))
     ?? null;
   const rev = c.sentence.match(new RegExp(`\\b([A-Z][a-z'-]+)\\s+is\\s+my\\s+(?:new\\s+)?(${roles})\\b`, 'i'));
   let role: string | undefined;
   let name: string | undefined;
-  if (m?.[1] && m[2] && /^[A-Z]/.test(m[2])) [role, name] = [m[1].toLowerCase(), m[2]];
+  if (m?.[1] && m[2] && (/^[A-Z]/.test(m[2]) || (!isMixedCase(c.sentence) && isApposedName(m[2], c.sentence)))) {
+    [role, name] = [m[1].toLowerCase(), m[2].charAt(0).toUpperCase() + m[2].slice(1)];
+  }
   else if (rev?.[1] && rev[2] && /^[A-Z]/.test(rev[1]) && rev[1] !== 'I') [name, role] = [rev[1], rev[2].toLowerCase()];
   if (!role || !name) return [];
   const slot = relationSlot(role, SINGLE_ROLES.has(role), name);

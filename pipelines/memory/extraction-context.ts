@@ -2,6 +2,7 @@
  * What goes to the extractor with an utterance, and how its facts are kept once extracted: the turns before it,
  * the names of the people in them, how unnamed speakers are written, and participant ids never shown in memory text.
  */
+import { namesRelation } from './relation-apposition.js';
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { MemoryStore } from '../../graph/memory-store.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
@@ -44,8 +45,8 @@ export async function extractOnce(
   if (kept !== null) return JSON.parse(kept) as KeptExtraction;
   const previous = await previousTurns(deps.graph, tenant, u, contextTurns, minAsrConfidence);
   const names = await participantNames(deps.graph, tenant, [u, ...previous]);
-  if (REPORT_START.test(u.text)) {
-    // "Lena moved to Boulder": the extractor needs the name of whoever a turn reports on.
+  if (REPORT_START.test(u.text) || namesRelation(u.text)) {
+    // "Lena moved to Boulder", "my wife Maria ordered…": the extractor needs the name of whoever a turn reports on.
     for (const p of await deps.graph.findParticipantsInText(tenant, u.text)) if (p.name && !(p.id in names)) names[p.id] = p.name;
   }
   const unnamed = await unnamedDisplay(deps.graph, tenant, u, previous, names);
