@@ -353,5 +353,10 @@
  * clause, capitals are none, door / gate / alarm / safe codes and combinations are secrets, and the stored transcript
  * is redacted only for a value holding a digit (graph/spoken-secrets.ts, secret-values.ts); a secret drops only its own
  * clause and what follows it, the clause before it is still read (`withoutSecretClause`).
+ * 63 (reviewB #8, #9; F4 leftover): a turn said to two people or more that calls one of them by name, opening or closing
+ * a sentence ("Tom, I changed your order to size 56"), is said to that one: "you" / "your" are theirs for the whole turn
+ * and the facts' addressees are that one, "we" still the room (called-addressee.ts, `Perspective.room`); "Friday next
+ * week", "next week on Friday" and "the Friday after next" are the day, as "next Friday" is (weekday-of-week.ts); "I will
+ * handle that now", its "that" the task said before, takes the task over from its owner (team-decisions.ts `OWNER_NOW`).
  */
-export const EMBEDDED_RULES_VERSION = 62;
+export const EMBEDDED_RULES_VERSION = 63;
