@@ -41,6 +41,7 @@ import { objectNamer } from './object-pronouns.js';
 import { genderIn } from './pronoun-gender.js';
 import { withoutApology, withoutPhatic } from './call-phrases.js';
 import { withApologyCall } from './apology-call.js';
+import { withCalledAddressee } from './called-addressee.js';
 import { withHeardPlaces } from './heard-places.js';
 import { statedIdentifier } from './identifiers.js';
 import { withoutSecretClause } from '../../graph/spoken-secrets.js';
@@ -158,10 +159,12 @@ export class EmbeddedExtractor implements Extractor {
     // "i moved to leave my new…", misheard: no home is filled with words that name no place (fix7b).
     const called = withApologyCall(input);
     // Finished as every extractor's facts are (finished-facts.ts): what the rules wrote passes unchanged.
-    return withCalledListeners(called, (read) => this.#extract(read)).then((r) => finishedExtraction(withHeardPlaces(r, input.current), input));
+    // "Tom, I changed your order to size 56", said to Maria and Tom: "your" is Tom's (reviewB #8; `withCalledAddressee`).
+    return withCalledAddressee(called, (said, room) => withCalledListeners(said, (read) => this.#extract(read, room))).then((r) => finishedExtraction(withHeardPlaces(r, input.current), input));
   }
 
-  async #extract(input: ExtractionInput): Promise<ExtractionResult> {
+  /** `room`: everyone the turn was said to, when a vocative narrowed its addressees to one of them (for "we"). */
+  async #extract(input: ExtractionInput, room: readonly string[] = []): Promise<ExtractionResult> {
     const u = input.current;
     const names = { ...input.names };
     const display = (id: string): string => names[id] ?? input.unnamed?.[id] ?? UNNAMED;
@@ -223,11 +226,11 @@ export class EmbeddedExtractor implements Extractor {
 
     // Names first, so every other fact of this turn can use the name just introduced.
     for (const sentence of sentences) {
-      for (const f of applyRules(this.#ctx(sentence, u.speakerId, u.addresseeIds, display), [])) {
+      for (const f of applyRules(this.#ctx(sentence, u.speakerId, u.addresseeIds, display, undefined, room), [])) {
         if (f.slot === 'name' && f.value) names[u.speakerId] = f.value;
       }
     }
-    const who = (): Perspective => ({ speaker: display(u.speakerId), addressees: u.addresseeIds.map(display) });
+    const who = (): Perspective => this.#perspective(u.speakerId, u.addresseeIds, display, room);
     // "I love this city": where the speaker is, as told before ("I live in Porto, and I love this city"; rules 40).
     const pointsHere = POINTS_HERE.test(u.text);
     let here = pointsHere ? this.#placeBefore(input, display) : null;
@@ -283,7 +286,7 @@ export class EmbeddedExtractor implements Extractor {
       const subjectId = reported?.subjectId ?? u.speakerId;
       const text = reported?.text ?? raw;
       const view = reported ? { ...u, speakerId: subjectId, addresseeIds: u.addresseeIds.filter((a) => a !== subjectId) } : u;
-      const me = (): Perspective => ({ speaker: display(subjectId), addressees: view.addresseeIds.map(display) });
+      const me = (): Perspective => this.#perspective(subjectId, view.addresseeIds, display, room);
       // A question withdraws nothing ("do you have any more recipes?").
       // "I don't eat meat anymore" takes up a diet, withdrawing nothing (rules 38).
       // "Now" alone withdraws only a habit denied bare ("I don't smoke now") or a slot value its positive form names ("I
@@ -293,14 +296,14 @@ export class EmbeddedExtractor implements Extractor {
       const nowNamesSlot = (): boolean => {
         const positive = positiveForm(text);
         return slotChange(positive, this.#ctx(positive, subjectId, [], display).isNounPhrase)?.value != null
-          || applyRules(this.#ctx(positive, subjectId, view.addresseeIds, display, u.time), dates).some((f) => f.slot !== null && f.value !== null);
+          || applyRules(this.#ctx(positive, subjectId, view.addresseeIds, display, u.time, room), dates).some((f) => f.slot !== null && f.value !== null);
       };
       // "i quit vaping last year": a habit given up ends the habit held, and is told as done (rules 42).
       const habit = habitGivenUp(text) !== null && !/\?\s*$/.test(text);
       const retraction = habit || ((NEGATION_MARKER.test(text) || (NOW_ENDED.test(text) && (BARE_HABIT_NOW.test(text) || nowNamesSlot())))
         && !/\?\s*$/.test(text) && !turnedOut(text) && !dietSaidNot(text));
       const ruleText = retraction ? positiveForm(text) : text;
-      const ruled = (at: string | null): RuleFact[] => applyRules({ ...this.#ctx(ruleText, subjectId, view.addresseeIds, display, u.time), here: at ?? undefined }, dates)
+      const ruled = (at: string | null): RuleFact[] => applyRules({ ...this.#ctx(ruleText, subjectId, view.addresseeIds, display, u.time, room), here: at ?? undefined }, dates)
         .filter((f) => !(reported && f.slot === 'name'));
       let rules = ruled(reported ? null : here);
       // "I live in Porto and I love this city": the place told in the sentence itself.
@@ -598,11 +601,21 @@ export class EmbeddedExtractor implements Extractor {
       .flatMap(openingIntroduction).flatMap(spokenClauses).flatMap(factClauses);
   }
 
-  #ctx(sentence: string, speakerId: string, addresseeIds: string[], display: (id: string) => string, time?: string): RuleContext {
+  /**
+   * Who "I", "you" and "we" are: `speakerId` to `addresseeIds`, with `room` (ids) the people "we" takes in when a
+   * vocative narrowed the addressees to one of them (called-addressee.ts).
+   */
+  #perspective(speakerId: string, addresseeIds: readonly string[], display: (id: string) => string, room: readonly string[] = []): Perspective {
     const addressees = addresseeIds.map(display);
+    const all = room.filter((id) => id !== speakerId);
+    return { speaker: display(speakerId), addressees, ...(addressees.length > 0 && all.length > addressees.length ? { room: all.map(display) } : {}) };
+  }
+
+  #ctx(sentence: string, speakerId: string, addresseeIds: string[], display: (id: string) => string, time?: string, room: readonly string[] = []): RuleContext {
+    const who = this.#perspective(speakerId, addresseeIds, display, room);
     return {
       sentence, speakerId, addresseeIds, time,
-      who: { speaker: display(speakerId), addressees, inclusive: inclusiveWe(sentence, { speaker: display(speakerId), addressees }) },
+      who: { ...who, inclusive: inclusiveWe(sentence, who) },
       conjugate: (text) => conjugateAfterI(this.#nlp, text, addresseeIds.length === 1),
       reportsEvent: (text) => reportsEvent(this.#nlp, text),
       tags: (text) => this.#nlp.readDoc(text).tokens().out(this.#nlp.its.pos),

@@ -362,5 +362,10 @@
  * the relation kept as the speaker's ("Maria is Luis's wife"); the extraction looks up the participants such a turn
  * names; in all-lower-case text a listed given name that is no verb, adjective, day or month is a relation's name ("my
  * wife maria", not "my brother will"; relation-apposition.ts).
+ * 65 (reviewB #8, #9; F4 leftover): a turn said to two people or more that calls one of them by name, opening or closing
+ * a sentence ("Tom, I changed your order to size 56"), is said to that one: "you" / "your" are theirs for the whole turn
+ * and the facts' addressees are that one, "we" still the room (called-addressee.ts, `Perspective.room`); "Friday next
+ * week", "next week on Friday" and "the Friday after next" are the day, as "next Friday" is (weekday-of-week.ts); "I will
+ * handle that now", its "that" the task said before, takes the task over from its owner (team-decisions.ts `OWNER_NOW`).
  */
-export const EMBEDDED_RULES_VERSION = 64;
+export const EMBEDDED_RULES_VERSION = 65;

@@ -12,6 +12,7 @@ import { finishedExtraction } from './finished-facts.js';
 import { DAY_MS } from '../../graph/core/time.js';
 import { calendarDayStart } from './calendar-day.js';
 import { spokenValue, withSpokenValues } from './spoken-values.js';
+import { calledAddressee } from './called-addressee.js';
 
 interface PlanObjectReply {
   verb?: unknown; objects?: unknown; complements?: unknown; people?: unknown; reported_by?: unknown; which?: unknown; past?: unknown;
@@ -127,6 +128,10 @@ export class LlmExtractor implements Extractor {
     ].join('\n');
     const reply = await this.llm.complete<FactsReply>('memory_facts', FACTS_SYSTEM_PROMPT, user, FACTS_SCHEMA);
     const known = new Set([u.speakerId, ...u.addresseeIds, ...input.previous.map((p) => p.speakerId)]);
+    // "Tom, I changed your order to size 56", said to Maria and Tom: the facts are said to Tom, as the rules read it (rules
+    // 63), so a change told to him looks for his facts alone; the model is shown everyone addressed, for "we".
+    const called = calledAddressee(input);
+    const addresseeIds = called ? [called] : u.addresseeIds;
     // "Ben's phone number is five five five oh one four two": a value said in words kept in digits, as the rules keep it (rules 55).
     const facts: ExtractedFact[] = (reply.facts ?? []).filter((f) => f.content && KINDS.has(f.kind)).map((f) => ({
       ...f, content: withSpokenValues(f.content), value: typeof f.value === 'string' ? spokenValue(f.value) : f.value,
@@ -141,7 +146,7 @@ export class LlmExtractor implements Extractor {
       return {
         content: f.content, kind: f.kind,
         subjectId: known.has(f.subject) || f.subject.startsWith('entity:') ? f.subject : u.speakerId,
-        speakerId: u.speakerId, addresseeIds: u.addresseeIds, slot, value: slot === null && f.slot === STAY_SLOT ? null : f.value ?? null,
+        speakerId: u.speakerId, addresseeIds, slot, value: slot === null && f.slot === STAY_SLOT ? null : f.value ?? null,
         ...(validUntil !== undefined ? { validUntil } : {}),
         ...(validFrom !== undefined && validFrom > u.time ? { validFrom } : {}),
         retraction: f.retraction === true, confidence: Math.min(1, Math.max(0, Number(f.confidence) || 0.5)),

@@ -11,6 +11,11 @@ export interface Perspective {
    * it is rewritten ("I'll drive us…": the rule rewrites "drive us…"); absent: read from the text rewritten.
    */
   inclusive?: boolean;
+  /**
+   * Everyone the turn is said to, when a vocative narrowed `addressees` to one of them ("Tom, I changed your order",
+   * said to Maria and Tom: called-addressee.ts): "you" is Tom, "we" still the room. Absent: `addressees`.
+   */
+  room?: string[];
 }
 
 /** "Ben", "Ben and Cy", "Ben, Cy and Di"; `fallback` when empty. */
@@ -26,9 +31,15 @@ export function joinNames(names: string[], fallback = 'the listener'): string {
  * erasing that member (who goes by their name in fact texts) leaves it (trial10 F6, F7); said to no one, the speaker
  * and others.
  */
-export function weTogether(who: Pick<Perspective, 'speaker' | 'addressees'>): string {
-  if (who.addressees.length > 1) return `${who.speaker} and the group`;
-  return who.addressees.length === 1 ? joinNames([who.speaker, ...who.addressees]) : `${who.speaker} and others`;
+export function weTogether(who: Pick<Perspective, 'speaker' | 'addressees' | 'room'>): string {
+  const all = everyoneAddressed(who);
+  if (all.length > 1) return `${who.speaker} and the group`;
+  return all.length === 1 ? joinNames([who.speaker, ...all]) : `${who.speaker} and others`;
+}
+
+/** Everyone the turn is said to: the room a vocative narrowed "you" within (`Perspective.room`), else the addressees. */
+function everyoneAddressed(who: Pick<Perspective, 'addressees' | 'room'>): string[] {
+  return who.room && who.room.length > who.addressees.length ? who.room : who.addressees;
 }
 
 /** Words after which "you" is no subject of the verb that follows: auxiliaries, "to", verbs that take an object and a bare verb. */
@@ -50,7 +61,7 @@ const WE_TOGETHER = /\b(?:let['’]?s|let us|shall we|should we|we should|could 
  * they did themselves.
  */
 export function inclusiveWe(text: string, who: Perspective): boolean {
-  return who.addressees.length > 1 || LOOKS_AHEAD.test(text) || WE_TOGETHER.test(text);
+  return everyoneAddressed(who).length > 1 || LOOKS_AHEAD.test(text) || WE_TOGETHER.test(text);
 }
 
 /** Words after which a verb and "you" ask a question ("what do you think", "so are you coming"). */

@@ -12,6 +12,7 @@ import { isHouseNumber, isRecurring } from './not-dates.js';
 import { COUNTED } from './spans.js';
 import { clauseAround, toldAsPast, toldInPerfect, toldJustDone } from './told-tense.js';
 import { WEEK_FROM, mondayOf, weekFrom } from './week-from.js';
+import { weekdaysOfWeeks, withoutWeekdaysOfWeeks } from './weekday-of-week.js';
 
 /** One date phrase found in a sentence. */
 export interface FoundDate {
@@ -264,7 +265,16 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   // Where each blanked "to" of a move begins: the day before it is the one moved from.
   const movedTo = [...readable.matchAll(MOVE_FROM_TO)].map((m) => m.index);
   const movable = movedTo.length === 0 ? readable : readable.replace(MOVE_FROM_TO, (m) => ' '.repeat(m.length));
-  const parse = (forwardDate: boolean): chrono.ParsedResult[] => chrono.en.parse(movable, { instant, timezone: 0 }, { forwardDate });
+  // "Friday next week", "next week on Friday", "the Friday after next": the day itself, read apart (weekday-of-week.ts).
+  const byWeek = weekdaysOfWeeks(movable, refIso);
+  const unread = withoutWeekdaysOfWeeks(movable, byWeek);
+  const dayOfWeek = (before: number): void => {
+    while (byWeek.length > 0 && byWeek[0]!.index < before) {
+      const w = byWeek.shift()!;
+      out.push({ phrase: text.slice(w.index, w.index + w.phrase.length), date: w.date, duration: false, week: false });
+    }
+  };
+  const parse = (forwardDate: boolean): chrono.ParsedResult[] => chrono.en.parse(unread, { instant, timezone: 0 }, { forwardDate });
   // Tagging the sentence (`toldAsPast`) only when it names a date at all: most sentences name none.
   const looksBack = PAST.test(readable);
   const ahead = parse(!looksBack);
@@ -287,6 +297,7 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   // Where the last phrase read past chrono's own ends ("the week before Christmas next year").
   let taken = -1;
   for (const [r, back] of results) {
+    dayOfWeek(r.index);
     // "until Friday, so…": chrono keeps the comma.
     // The words as said ("last Tues"), the rest of a word chrono read in part included.
     const said = r.text.length + (/^[a-z]*/i.exec(text.slice(r.index + r.text.length))?.[0].length ?? 0);
@@ -369,6 +380,7 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     const movedFrom = movedTo.includes(r.index + said);
     out.push({ phrase, date, duration, week: week && !duration, ...(since ? { since } : {}), ...(clock ? { clock } : {}), ...(movedFrom ? { movedFrom } : {}) });
   }
+  dayOfWeek(Infinity);
   return out;
 }
 

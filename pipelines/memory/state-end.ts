@@ -8,6 +8,7 @@ import { clauseAround, toldAsPast } from './told-tense.js';
 import { COUNTED, MAX_COUNT, UNTIL } from './spans.js';
 import { DAY_MS } from '../../graph/core/time.js';
 import { namedEnd } from './named-ends.js';
+import { weekdaysOfWeeks, withoutWeekdaysOfWeeks } from './weekday-of-week.js';
 
 const FOR_BEFORE = /\b(?:for|over)\s+(?:the\s+)?$/i;
 const UNTIL_ORDINAL = /\b(?:until|till|til)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b/i;
@@ -88,7 +89,18 @@ export function stateEnd(text: string, refIso: string): string | null {
   // "until the new year", "till Christmas", "for the holidays", "for a few nights": chrono reads none of them (rules 31).
   const named = namedEnd(text, refIso);
   if (named) return named;
-  for (const r of chrono.en.parse(text, { instant, timezone: 0 }, { forwardDate: true })) {
+  // "until Friday next week", "till the Friday after next": the day itself (weekday-of-week.ts), read where it is said.
+  const byWeek = weekdaysOfWeeks(text, refIso);
+  const untilDay = (upTo: number): string | null => {
+    for (; byWeek.length > 0 && byWeek[0]!.index < upTo; byWeek.shift()) {
+      const w = byWeek[0]!;
+      if (UNTIL_BEFORE.test(text.slice(0, w.index)) && !toldAsPast(clauseAround(text, w.index))) return new Date(Date.parse(`${w.date}T00:00:00.000Z`) + DAY_MS).toISOString();
+    }
+    return null;
+  };
+  for (const r of chrono.en.parse(withoutWeekdaysOfWeeks(text, byWeek), { instant, timezone: 0 }, { forwardDate: true })) {
+    const day = untilDay(r.index);
+    if (day) return day;
     const phrase = r.text.trim();
     const before = text.slice(0, r.index);
     const span = THIS_SPAN.exec(phrase);
@@ -118,5 +130,5 @@ export function stateEnd(text: string, refIso: string): string | null {
       return new Date(d + DAY_MS).toISOString();
     }
   }
-  return null;
+  return untilDay(Infinity);
 }

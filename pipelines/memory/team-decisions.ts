@@ -21,8 +21,12 @@ import { readPlanObject } from './plan-object.js';
  */
 const CHANGE = /\b(?:instead|any ?more|at all|no longer|changed? (?:my|our|their|his|her) minds?|change of plans?|(?:take|takes|taking|took|taken) (?:it |that |this |them )?over|over to|(?:move|moved|moving|push|pushed|pushing|postpone|postponed|reschedule|rescheduled|shift|shifted) (?:[\w'’-]+ ){0,4}(?:to|forward|back)\b|(?:bring|brought) (?:[\w'’-]+ ){0,4}forward\b)/i;
 
-/** A task owner told with "now" after the act: "Dana is handling the vendor contract now" (not "Ana is now running the marathon"). */
-const OWNER_NOW = /\b(?:is|are|['’]s|['’]re)\s+(?:handling|doing|owning|covering|managing|leading|in charge of|taking care of|responsible for)\b[^.?!]*\bnow\b/i;
+/**
+ * A task owner told with "now" after the act: "Dana is handling the vendor contract now" (not "Ana is now running the
+ * marathon"), and one who will take it on: "I will handle that now" / "Ben will take care of it now", its "that" the
+ * task said before (object-pronouns.ts; F4). "I'll call the plumber now" takes on no task: a bare "now" changes nothing.
+ */
+const OWNER_NOW = /\b(?:(?:is|are|['’]s|['’]re)\s+(?:handling|doing|owning|covering|managing|leading|in charge of|taking care of|responsible for)|(?:will|['’]ll|can|(?:is|are|am|['’]s|['’]re|['’]m)\s+going\s+to)\s+(?:handle|own|cover|take\s+care\s+of|take\s+on|be\s+in\s+charge\s+of))\b[^.?!]*\bnow\b/i;
 
 /**
  * Nouns too general to key a topic: the action words plans share ("use", "move", "cut", "handle"), time words, and the

@@ -28,6 +28,8 @@ function wordyChat(body: ChatRequestBody): string {
     facts.push(fact(s, 'Ben lives at twelve elm street', { slot: 'home_address', value: 'twelve elm street' }));
   } else if (text.includes('order number')) {
     facts.push(fact(s, "Ben's order number is two thousand and five", { slot: 'order_number', value: 'two thousand and five' }));
+  } else if (text.includes('your order')) {
+    facts.push(fact(s, "Ben changed Tom's order to size 56", { kind: 'statement' }));
   } else if (text.includes('kids')) {
     facts.push(fact(s, 'Ben has two kids', { slot: 'children', value: 'two' }));
   }
@@ -63,5 +65,20 @@ describe('spokenValue: a value given alone', () => {
       ['two', 'two'], ['Leeds', 'Leeds'], ['two kids', 'two kids'], ['5520', '5520'],
     ];
     for (const [said, stored] of cases) assert.equal(spokenValue(said), stored, said);
+  });
+});
+
+describe('LLM extractor: a vocative narrows the addressees of the facts (rules 63; OpenAI-compatible test double)', () => {
+  const fixture = withLlmDouble(wordyChat);
+
+  test('"Tom, I changed your order to size 56", said to Maria and Tom, is said to Tom', async () => {
+    // On main b4863cfa: said to Maria and Tom, so the change looked for Maria's orders as well as Tom's.
+    const llm = new LlmJsonClient({ baseURL: fixture.double.baseURL, apiKey: 'test-key', model: 'double-model' });
+    const to = async (text: string): Promise<string[][]> => (await new LlmExtractor(llm, { assistantNames: [] }).extract({
+      current: { id: 'u1', speakerId: 'p_ben', addresseeIds: ['p_maria', 'p_tom'], text, time: '2026-11-23T10:00:00.000Z', sessionId: 's', confidence: null } as never,
+      previous: [], names: { p_ben: 'Ben', p_tom: 'Tom', p_maria: 'Maria' },
+    })).facts.map((f) => f.addresseeIds);
+    assert.deepEqual(await to('Tom, I changed your order to size 56.'), [['p_tom']]);
+    assert.deepEqual(await to('I changed your order to size 56.'), [['p_maria', 'p_tom']]);
   });
 });

@@ -46,6 +46,13 @@ describe('a team decision changed', () => {
     for (const t of ["Ana will call the plumber now", 'Ana is now running the marathon', 'Ana will walk the dog now',
       "Ana is now going to renew Ana's gym contract"]) assert.ok(!changesDecision(fact(t)), t);
     assert.ok(changesDecision(fact('Dana is doing the vendor contract now')));
+    // One who will take the task on now (F4 leftover); not one who will do something else now.
+    for (const t of ['Dana will handle the vendor contract now', "Ben'll take care of the vendor contract now", 'Dana is going to handle the retro now']) {
+      assert.ok(changesDecision(fact(t)), t);
+    }
+    for (const t of ['Dana will handle the vendor contract', 'Dana will send the vendor contract now', 'Will Dana handle the vendor contract now?']) {
+      assert.ok(!changesDecision(fact(t)), t);
+    }
     // On main f6fd6f8e: "book", "call" and "run" were topic nouns.
     assert.deepEqual([...topicNouns('Ana will book the flights now')], ['flight']);
     assert.deepEqual([...topicNouns('Ben will call the plumber about the leak tomorrow')], ['plumber', 'leak']);
@@ -227,6 +234,22 @@ describe('team decisions over three weekly meetings', () => {
     assert.match([...replaced].find(([text]) => /^Ben is handling the vendor contract/.test(text))?.[1] ?? 'still current',
       /^Dana can take over the vendor contract$/, JSON.stringify(current));
     assert.ok(current.includes('Dana can take over the vendor contract'), JSON.stringify(current));
+  });
+
+  test('"I will handle that now" / "Ben will handle that now" after someone else had the task closes theirs (F4 leftover)', async () => {
+    // On main b4863cfa: "Dana will handle the vendor contract now" was no change, and Ben's task stayed current beside it.
+    const { current, replaced } = outcome(await run('t-meet-handle-that', [
+      [['Ana', 'Morning everyone.'], ['Ben', 'Morning.'], ['Chidi', 'Hi all.'], ['Dana', 'Hi.'], ['Ben', "I'm handling the vendor contract."],
+        ['Dana', 'I will handle that now.']],
+    ]));
+    assert.equal([...replaced].find(([text]) => /^Ben is handling the vendor contract/.test(text))?.[1] ?? 'still current',
+      'Dana will handle the vendor contract now', JSON.stringify(current));
+    const other = outcome(await run('t-meet-handle-that-ben', [
+      [['Ana', 'Morning everyone.'], ['Ben', 'Morning.'], ['Chidi', 'Hi all.'], ['Dana', "I'm handling the vendor contract."],
+        ['Ana', 'Ben will handle that now.']],
+    ]));
+    assert.equal([...other.replaced].find(([text]) => /^Dana is handling the vendor contract/.test(text))?.[1] ?? 'still current',
+      'Ben will handle the vendor contract now', JSON.stringify(other.current));
   });
 
   test('a change about one topic closes no plan about another', async () => {

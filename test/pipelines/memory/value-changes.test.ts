@@ -78,6 +78,22 @@ describe('trial11 F1: an order changed', () => {
   });
 });
 
+describe('a change said to two people, one of them called (reviewB #8)', () => {
+  test('"Tom, I changed your order to size 56", said to Maria and Tom, changes Tom\'s order alone', async () => {
+    // On main b4863cfa: "your" was Maria and Tom's, the change named no one's order, and both stayed in size 54.
+    const f = await memoryFixture('t-changes', ['Maria', 'Tom', 'Sam']);
+    fixtures.push(f);
+    await f.say('s1', 'Maria', ['Sam'], "I'd like to order a road bike in size 54.", '2026-11-02T10:00:00.000Z');
+    await f.say('s1', 'Tom', ['Sam'], "I'd like to order a road bike in size 54.", '2026-11-02T10:01:00.000Z');
+    await f.say('s2', 'Sam', ['Maria', 'Tom'], 'Tom, I changed your order to size 56.', '2026-11-05T10:00:00.000Z');
+    const now = (await f.memory.listFacts('t-changes', {})).map((x) => [x.subjectId, x.content]);
+    assert.deepEqual(now.sort(), [
+      [f.people.Maria, 'Maria would like to order a road bike in size 54'],
+      [f.people.Tom, 'Tom would like to order a road bike in size 56'],
+    ].sort(), JSON.stringify(now));
+  });
+});
+
 describe('a change names one thing (reviewB HIGH 2, 3)', () => {
   test('a change of the helmet order leaves the road bike order of the same size current', async () => {
     // On main 0bb6ea29: the shared word "order" named both, and every fact holding size 54 was closed.

@@ -1,0 +1,38 @@
+/**
+ * A weekday named by the week it lies in (reviewB #9): "Friday next week", "next week on Friday", "the Friday after
+ * next". chrono reads the first whole but the rules took its "week" for a week's Monday, reads the second as two phrases
+ * ("next week" and this week's "on Friday") and the third as the coming Friday. Each is the day itself, read as "next
+ * Friday" is (rules 61: that day of next week, Monday first; `weekdayOfNextWeek`), "after next" a week later.
+ */
+import { addDays, weekdayOfNextWeek } from './calendar-day.js';
+
+/** A weekday told by its week, where it stands in the text and the day it names. */
+export interface WeekdayOfWeek {
+  index: number;
+  /** The words as said ("on Friday next week", "next week on Friday", "Friday after next": a "the" before it is left to date-text.ts). */
+  phrase: string;
+  /** `YYYY-MM-DD`. */
+  date: string;
+}
+
+const DAY = String.raw`(mon|tues|wednes|thurs|fri|satur|sun)day`;
+/** "(on) Friday (of) next week", "next week(,) (on) Friday", "(on) Friday after next" (also after "the"). */
+const FORMS = new RegExp(String.raw`(?<![\w'’])(?:(?:on\s+)?${DAY}\s+(?:of\s+)?next\s+week|next\s+week,?\s+(?:on\s+)?${DAY}|(?:on\s+)?${DAY}\s+after\s+next)(?![\w'’])`, 'gi');
+const WEEKDAYS = ['sun', 'mon', 'tues', 'wednes', 'thurs', 'fri', 'satur'];
+
+/** Every weekday `text` names by its week, resolved against `refIso` (UTC), in the order said. */
+export function weekdaysOfWeeks(text: string, refIso: string): WeekdayOfWeek[] {
+  const today = refIso.slice(0, 10);
+  return [...text.matchAll(FORMS)].map((m) => {
+    const [, first, second, third] = m as unknown as [string, string | undefined, string | undefined, string | undefined];
+    const next = weekdayOfNextWeek(today, WEEKDAYS.indexOf((first ?? second ?? third)!.toLowerCase()));
+    return { index: m.index, phrase: m[0], date: third ? addDays(next, 7) : next };
+  });
+}
+
+/** `text` with each weekday told by its week blanked (same length, indices hold), for chrono to read the rest. */
+export function withoutWeekdaysOfWeeks(text: string, found: readonly WeekdayOfWeek[]): string {
+  let out = text;
+  for (const w of found) out = `${out.slice(0, w.index)}${' '.repeat(w.phrase.length)}${out.slice(w.index + w.phrase.length)}`;
+  return out;
+}
