@@ -68,7 +68,7 @@ describe('spokenValue: a value given alone', () => {
   });
 });
 
-describe('LLM extractor: a vocative narrows the addressees of the facts (rules 63; OpenAI-compatible test double)', () => {
+describe('LLM extractor: a vocative narrows the addressees of the facts (rules 65; OpenAI-compatible test double)', () => {
   const fixture = withLlmDouble(wordyChat);
 
   test('"Tom, I changed your order to size 56", said to Maria and Tom, is said to Tom', async () => {
