@@ -353,5 +353,13 @@
  * clause, capitals are none, door / gate / alarm / safe codes and combinations are secrets, and the stored transcript
  * is redacted only for a value holding a digit (graph/spoken-secrets.ts, secret-values.ts); a secret drops only its own
  * clause and what follows it, the clause before it is still read (`withoutSecretClause`).
+ * 63 (fixchange; trial12 F4–F6, a clinic's front desk): an attribute of the speaker's stated with one value ("my insurance
+ * is Humana", "my new insurance is Kaiser", "…is now Kaiser", "I switched my insurance to Kaiser") fills the slot of
+ * that attribute (`insurance`, `dental_insurance`), so a later value replaces it in any session; not a list ("my kids
+ * are…"), a person ("my son is Leo"), a name, number, address or secret, a plan or a date, an adjective or a denial
+ * (stated-attribute.ts); a move to a day with a time ("…to Thursday December 10 at 11 am") replaces the old time with the
+ * day ("…at 11am", was "…at 11am at 10am"; value-change.ts `oldClock`); a move naming no old day ("move Leo's checkup to
+ * Monday…", "Leo is now booked for Monday…") moves the one current booking naming the thing, else the one naming the person
+ * it is for, whoever booked it, said to the mover (value-change.ts `nowBooked`, decide.ts `movedFor`).
  */
-export const EMBEDDED_RULES_VERSION = 62;
+export const EMBEDDED_RULES_VERSION = 63;
