@@ -397,7 +397,10 @@ function movedFor(fact: ExtractedFact, change: ValueChange, candidates: Candidat
     && c.fact.eventTime?.length === 10 && c.fact.eventTime >= c.fact.validFrom.slice(0, 10));
   const owner = change.owner;
   const ownerSaid = (text: string): boolean => !owner || new RegExp(String.raw`\b${owner}\b`).test(text);
-  const ofThing = (c: Candidate): boolean => namesThing(c.fact.content, change, names) && ownerSaid(c.fact.content);
+  // A thing moved with no person named is a booking's ("move my cleaning…"), not a team's plan ("move the launch…",
+  // team-decisions.ts).
+  const ofThing = (c: Candidate): boolean => namesThing(c.fact.content, change, names) && ownerSaid(c.fact.content)
+    && (owner !== undefined || BOOKED.test(c.fact.content));
   const ofOwner = (c: Candidate): boolean => owner !== undefined && ownerSaid(c.fact.content) && BOOKED.test(c.fact.content);
   // Told again ("your cleaning is now on Thursday…" after the move): the booking of that day is kept.
   const kept = booking.find((c) => c.fact.eventTime === to && (ofThing(c) || ofOwner(c)));

@@ -55,7 +55,8 @@ export function changedValue(content: string): ValueChange | null {
   if (c) {
     const [, move, thing, from1, to, from2] = c;
     const from = from1 ?? from2 ?? null;
-    const owner = /^\S+\s+([A-Z][\p{L}-]*)['’]s\s/u.exec(c[0].trim())?.[1];
+    // Whose the thing moved is, for a move naming no old day (decide.ts `movedFor`).
+    const owner = move !== undefined ? /^\S+\s+([A-Z][\p{L}-]*)['’]s\s/u.exec(c[0].trim())?.[1] : undefined;
     if (thing && to && !NO_THING.test(thing.split(/\s+/).pop()!) && !denied(content, c.index)) {
       return { thing, from, to: to.trim(), move: move !== undefined, ...(owner ? { owner } : {}) };
     }
