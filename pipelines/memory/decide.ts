@@ -7,10 +7,11 @@ import type { ExtractedFact } from './extractor.js';
 import { keyedIdentifier, ofIdentifierKind } from './identifiers.js';
 import { cancelledBookings, cancelledOrders } from './cancelled-plans.js';
 import { retimedText, type Retold } from './retimed.js';
+import { spokenDate } from './date-text.js';
 import { FOR_NOW_PREFERENCE } from './temporary-slots.js';
 import { canonicalSlot } from './thing-keys.js';
 import { replacedDecision } from './team-decisions.js';
-import { changedValue, holdsValue, namesDay, namesThing, retoldValue, thingTerms } from './value-change.js';
+import { changedValue, holdsValue, namesDay, namesThing, retoldValue, thingTerms, type ValueChange } from './value-change.js';
 
 /** A consolidation decision for one extracted fact. */
 export type Decision =
@@ -354,7 +355,8 @@ export function identifierDecision(fact: ExtractedFact, candidates: Candidate[])
  */
 function valueChanged(fact: ExtractedFact, candidates: Candidate[], names: string[], floor: number): Decision | null {
   const change = changedValue(fact.content);
-  if (!change || (change.move && !change.from)) return null;
+  if (change?.move && !change.from) return movedFor(fact, change, candidates, names);
+  if (!change) return null;
   const about = candidates.filter((c) => c.fact.validTo === null && c.fact.slot === null && c.score >= floor
     && c.fact.kind !== 'preference' && c.fact.kind !== 'relation' && namesThing(c.fact.content, change, names));
   // Told again, by the agent or the owner: the value is held already.
@@ -375,6 +377,43 @@ function valueChanged(fact: ExtractedFact, candidates: Candidate[], names: strin
     op: 'UPDATE', targetId: first.fact.id,
     ...(retold ? { retold } : {}),
   };
+}
+
+/** Words that tell a booking ("booked", "an appointment", "can put Leo in", "scheduled", "reserved"). */
+const BOOKED = /\b(?:book(?:s|ed|ing)?|appointments?|put\s+[A-Z][\p{L}-]*\s+in|schedul(?:e|ed|ing)|reserv(?:e|ed|ation))\b/u;
+
+/**
+ * A move to a new day that says no old one ("move Leo's checkup to Monday 7 December 2026 at 4pm"; trial12 F6): the one
+ * current booking for a day still to come that names the thing moved, else the one that names the person it is for (the
+ * possessive's name) and tells a booking ("Receptionist Jo can put Leo in on Friday 4 December 2026 at 9am", the
+ * receptionist's, said to the mover), whoever said it, is written again with the new day and time. Null when none or
+ * more than one is held, or the move names no day: the time rules read it as before.
+ */
+function movedFor(fact: ExtractedFact, change: ValueChange, candidates: Candidate[], names: string[]): Decision | null {
+  const to = fact.eventTime?.slice(0, 10);
+  if (!to || !namesDay(change.to)) return null;
+  const booking = candidates.filter((c) => c.fact.validTo === null && c.fact.kind !== 'preference' && c.fact.kind !== 'relation'
+    && (c.fact.slot === null || c.fact.slot.startsWith('plan:')) && c.fact.planObject?.past !== true
+    && c.fact.eventTime?.length === 10 && c.fact.eventTime >= c.fact.validFrom.slice(0, 10));
+  const owner = change.owner;
+  const ownerSaid = (text: string): boolean => !owner || new RegExp(String.raw`\b${owner}\b`).test(text);
+  // A thing moved with no person named is a booking's ("move my cleaning…"), not a team's plan ("move the launch…",
+  // team-decisions.ts).
+  const ofThing = (c: Candidate): boolean => namesThing(c.fact.content, change, names) && ownerSaid(c.fact.content)
+    && (owner !== undefined || BOOKED.test(c.fact.content));
+  const ofOwner = (c: Candidate): boolean => owner !== undefined && ownerSaid(c.fact.content) && BOOKED.test(c.fact.content);
+  // Told again ("your cleaning is now on Thursday…" after the move): the booking of that day is kept.
+  const kept = booking.find((c) => c.fact.eventTime === to && (ofThing(c) || ofOwner(c)));
+  if (kept) return { op: 'KEEP', targetId: kept.fact.id };
+  const dated = booking.filter((c) => c.fact.eventTime !== to);
+  const named = dated.filter(ofThing);
+  const found = named.length > 0 ? named : dated.filter(ofOwner);
+  const first = found[0];
+  if (!first || found.length > 1) return null;
+  const content = retoldValue(first.fact.content, { ...change, from: spokenDate(first.fact.eventTime!) });
+  const slot = first.fact.slot?.endsWith(`:${first.fact.eventTime}`) ? `${first.fact.slot.slice(0, -first.fact.eventTime!.length)}${to}` : first.fact.slot;
+  return content === null ? { op: 'UPDATE', targetId: first.fact.id }
+    : { op: 'UPDATE', targetId: first.fact.id, retold: { content, slot, kind: first.fact.kind, subjectId: first.fact.subjectId, planObject: first.fact.planObject ?? null } };
 }
 
 /**

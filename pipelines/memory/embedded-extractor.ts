@@ -47,6 +47,7 @@ import { statedIdentifier } from './identifiers.js';
 import { withoutSecretClause } from '../../graph/spoken-secrets.js';
 import { withSpokenValues } from './spoken-values.js';
 import { statedAddress } from './delivery-address.js';
+import { statedAttribute } from './stated-attribute.js';
 import { acceptedProposal } from './accepted-proposal.js';
 import { declinedOffer, offerFact } from './offers.js';
 import { choiceWithRefusal, chosenFirst, refusal, withoutRefused } from './turned-down.js';
@@ -379,6 +380,20 @@ export class EmbeddedExtractor implements Extractor {
         sentenceFacts.splice(0, sentenceFacts.length, ...rest, this.#fact(view, { content, kind: standing.kind, subject: 'speaker',
           slot: standing.slot, value: standing.value, confidence: 0.7 }, false, undefined, eventTime));
         if (standing.kind === 'profile') profileUpdates.push({ participantId: subjectId, attribute: standing.slot, value: standing.value, referIds: [u.id], confidence: 0.7 });
+      }
+      // "My insurance is Humana", "I switched my insurance to Kaiser": an attribute of the speaker's with its value is one slot,
+      // so a later value replaces it, "now" said or not (rules 63). The statement read says it; else it is written.
+      const attribute = !temporary && !standing && !retraction && !reported && !sentenceFacts.some((f) => f.slot !== null)
+        ? statedAttribute(text, this.#ctx(text, subjectId, [], display).isNounPhrase) : null;
+      if (attribute) {
+        const holds = (f: ExtractedFact): boolean => (f.kind === 'statement' || f.kind === 'profile') && f.content.toLowerCase().includes(attribute.value.toLowerCase());
+        const at = sentenceFacts.findIndex(holds);
+        const filled = { slot: attribute.slot, value: attribute.value };
+        if (at >= 0) sentenceFacts[at] = { ...sentenceFacts[at]!, ...filled };
+        else {
+          sentenceFacts.push(this.#fact(view, { content: `${capitalise(me().speaker)}'s ${attribute.what} is ${attribute.value}`, kind: 'profile',
+            subject: 'speaker', ...filled, confidence: 0.7 }, false, undefined, eventTime));
+        }
       }
       // "For now I prefer green tea", "these days I'm drinking decaf": a preference held for now, beside the lasting ones (rules 33).
       // "This week I'm really into techno", "I prefer tea for the next few days": the same, with its end (rules 34).

@@ -367,5 +367,13 @@
  * and the facts' addressees are that one, "we" still the room (called-addressee.ts, `Perspective.room`); "Friday next
  * week", "next week on Friday" and "the Friday after next" are the day, as "next Friday" is (weekday-of-week.ts); "I will
  * handle that now", its "that" the task said before, takes the task over from its owner (team-decisions.ts `OWNER_NOW`).
+ * 66 (fixchange; trial12 F4–F6, a clinic's front desk): an attribute of the speaker's stated with one value ("my insurance
+ * is Humana", "my new insurance is Kaiser", "…is now Kaiser", "I switched my insurance to Kaiser") fills the slot of
+ * that attribute (`insurance`, `dental_insurance`), so a later value replaces it in any session; not a list ("my kids
+ * are…"), a person ("my son is Leo"), a name, number, address or secret, a plan or a date, an adjective or a denial
+ * (stated-attribute.ts); a move to a day with a time ("…to Thursday December 10 at 11 am") replaces the old time with the
+ * day ("…at 11am", was "…at 11am at 10am"; value-change.ts `oldClock`); a move naming no old day ("move Leo's checkup to
+ * Monday…", "Leo is now booked for Monday…") moves the one current booking naming the thing, else the one naming the person
+ * it is for, whoever booked it, said to the mover (value-change.ts `nowBooked`, decide.ts `movedFor`).
  */
-export const EMBEDDED_RULES_VERSION = 65;
+export const EMBEDDED_RULES_VERSION = 66;

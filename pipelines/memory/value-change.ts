@@ -15,6 +15,8 @@ export interface ValueChange {
   to: string;
   /** True for a move in time or place ("move", "reschedule", "push"): said with no old value, it is left to the time rules. */
   move: boolean;
+  /** The person the thing is for, where a possessive names one ("Leo" of "move Leo's checkup"; trial12 F6). */
+  owner?: string;
 }
 
 const CHANGE_VERB = String.raw`(?:chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|updat(?:e|es|ed|ing)|(mov(?:e|es|ed|ing)|reschedul(?:e|es|ed|ing)|push(?:es|ed|ing)?|shift(?:s|ed|ing)?))`;
@@ -32,6 +34,14 @@ const CHANGED = new RegExp(String.raw`\b${CHANGE_VERB}\s+${OWNER}\s+${THING}\s+(
 /** "my road bike order is now size 56, not 54", "the repair is on Thursday now, not Tuesday". */
 const IS_NOW = new RegExp(String.raw`\b${OWNER}\s+${THING}\s+(?:is|are)\s+(?:now\s+${VALUE}|${VALUE}\s+now)${AGAINST}${VALUE}${END}`, 'iu');
 
+/**
+ * A booking told as it stands now, on a day (trial12 F6): "Leo is now booked for Monday 7 December 2026 at 4pm", "Sam's
+ * cleaning is now on Thursday 10 December 2026 at 11am". A move to that day, of the person's booking or of the thing.
+ */
+const NOW_BOOKED = String.raw`\s+(?:is|are)\s+now\s+(?:(?:booked|scheduled|rebooked|moved|set)\s+)?(?:for|on|to)\s+${VALUE}${END}`;
+const NAME_NOW_BOOKED = new RegExp(String.raw`(?:^|[,;]\s*)([A-Z][\p{L}-]*)${NOW_BOOKED}`, 'u');
+const THING_NOW_BOOKED = new RegExp(String.raw`\b${OWNER}\s+${THING}${NOW_BOOKED}`, 'iu');
+
 /** Things no change of value is about: a mind changed, plans in general. */
 const NO_THING = /^(?:mind|minds|plan|plans|life|way|tune)$/i;
 
@@ -45,8 +55,14 @@ export function changedValue(content: string): ValueChange | null {
   if (c) {
     const [, move, thing, from1, to, from2] = c;
     const from = from1 ?? from2 ?? null;
-    if (thing && to && !NO_THING.test(thing.split(/\s+/).pop()!) && !denied(content, c.index)) return { thing, from, to: to.trim(), move: move !== undefined };
+    // Whose the thing moved is, for a move naming no old day (decide.ts `movedFor`).
+    const owner = move !== undefined ? /^\S+\s+([A-Z][\p{L}-]*)['’]s\s/u.exec(c[0].trim())?.[1] : undefined;
+    if (thing && to && !NO_THING.test(thing.split(/\s+/).pop()!) && !denied(content, c.index)) {
+      return { thing, from, to: to.trim(), move: move !== undefined, ...(owner ? { owner } : {}) };
+    }
   }
+  const booked = nowBooked(content);
+  if (booked) return booked;
   const n = IS_NOW.exec(content);
   if (n) {
     const [, thing, to1, to2, from] = n;
@@ -54,6 +70,18 @@ export function changedValue(content: string): ValueChange | null {
     if (thing && to && from && !denied(content, n.index)) return { thing, from, to: to.replace(/^on\s+/i, ''), move: false };
   }
   return null;
+}
+
+/** The move a booking told as it stands now on a day tells ("Leo is now booked for Monday …"), or null. */
+function nowBooked(content: string): ValueChange | null {
+  const t = THING_NOW_BOOKED.exec(content);
+  const p = t ? null : NAME_NOW_BOOKED.exec(content);
+  const m = t ?? p;
+  const to = m?.[2]?.trim();
+  if (!m || !to || !namesDay(to) || denied(content, m.index)) return null;
+  if (p) return /^(?:It|That|This|He|She|They|We|I|You)$/.test(p[1]!) ? null : { thing: 'booking', from: null, to, move: true, owner: p[1]! };
+  const owner = /^([A-Z][\p{L}-]*)['’]s\s/u.exec(m[0].trim())?.[1];
+  return { thing: t![1]!, from: null, to, move: true, ...(owner ? { owner } : {}) };
 }
 
 /** A negation, a condition or a modal of doubt before the change in its clause ("I didn't change my order…", "if you change…"). */
@@ -124,6 +152,19 @@ export function namesThing(text: string, change: ValueChange, people: readonly s
   return terms(change.thing).some((t) => t.length > 2 && !skip.has(t) && said.has(t));
 }
 
+/** A clock time said after a day ("at 11am", "at 9:30 pm"). */
+const CLOCK = String.raw`\s+at\s+\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)`;
+
+/**
+ * How many characters of the old clock time follow the day `m` of `text` ("…on Tuesday 8 December 2026 at 10am"), where the
+ * new value names a day with a time of its own ("Thursday 10 December 2026 at 11am"): the new time replaces the old one
+ * (trial12 F5: "…at 11am at 10am"). 0 where the new value says no time (a day moved keeps its hour) or none follows.
+ */
+function oldClock(text: string, m: RegExpExecArray, value: string, to: string): number {
+  if (!namesDay(value) || !new RegExp(CLOCK, 'i').test(` ${to}`)) return 0;
+  return new RegExp(`^${CLOCK}(?![\\p{L}\\d])`, 'iu').exec(text.slice(m.index + m[0].length))?.[0].length ?? 0;
+}
+
 /**
  * `text` with the value it holds written as the new one: the old value said (`from`: "54" in "size 54", the words the new
  * value begins with taken in, "size 54" → "size 56"; a day with its date), else a value of the new one's form ("size 54"
@@ -141,7 +182,7 @@ export function retoldValue(text: string, change: ValueChange): string | null {
   }
   for (const value of candidates) {
     const m = heldSpan(text, value);
-    if (m) return `${text.slice(0, m.index)}${to}${text.slice(m.index + m[0].length)}`;
+    if (m) return `${text.slice(0, m.index)}${to}${text.slice(m.index + m[0].length + oldClock(text, m, value, to))}`;
   }
   if (change.from || toWords.length < 2) return null;
   // No old value said ("I changed your order to size 56"): a value of the same form, the same words before one other.
