@@ -17,7 +17,7 @@ import { withContractedIs } from './contracted-is.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName, withoutCorrectingNo } from './grammar.js';
 import { absoluteDates } from './date-text.js';
-import { eventDate, findDates } from './relative-date.js';
+import { eventDate, eventOfClause, findDates } from './relative-date.js';
 import { eventOfFact } from './clause-dates.js';
 import { POINTS_HERE, placeFrom } from './place-here.js';
 import { withoutTrailingTag } from './sentence-tags.js';
@@ -329,7 +329,8 @@ export class EmbeddedExtractor implements Extractor {
         if (f.ahead && (retraction || !span?.start)) continue;
         const slot = change && change.value !== null && f.kind === 'profile' && f.slot === change.slot ? change.slot : f.slot;
         const content = retraction ? this.#render(text, me()) : f.content;
-        const made = this.#fact(view, { ...f, slot, content: capitalise(absoluteDates(content, found)) }, retraction, undefined, eventTime);
+        const made = this.#fact(view, { ...f, slot, content: capitalise(absoluteDates(content, found)) }, retraction, undefined,
+          eventOfClause(content, raw, u.time, found) ?? eventTime);
         if (f.ahead && span?.start) made.validFrom = span.start;
         sentenceFacts.push(made);
         if (f.shared) shared.add(made);
