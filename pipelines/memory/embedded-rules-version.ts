@@ -353,7 +353,8 @@
  * clause, capitals are none, door / gate / alarm / safe codes and combinations are secrets, and the stored transcript
  * is redacted only for a value holding a digit (graph/spoken-secrets.ts, secret-values.ts); a secret drops only its own
  * clause and what follows it, the clause before it is still read (`withoutSecretClause`).
- * 63 (trial12 F10, F16): a bare hour after "at" with a day ahead is a clock time by business hours, 7–11 am and 12–6 pm
+ * 63 (trial12 F9, F10, F16): "book / schedule / cancel…" asked bare to someone, after "And" or not, is a request
+ * (`BOOKING_ASKED`, embedded-rules.ts); a bare hour after "at" with a day ahead is a clock time by business hours, 7–11 am and 12–6 pm
  * ("on Friday at 10": "…at 10am"; clock-time.ts); a fact told from one clause is dated by the date its words keep where
  * the sentence names others ("…cancel my Thursday cleaning, I will call back next month…": January; `eventOfClause`).
  */

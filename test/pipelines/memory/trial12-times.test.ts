@@ -1,6 +1,6 @@
 /**
- * trial12 F10, F16 (a dental clinic's phone line): a bare hour said with a day ahead is a clock time by business hours,
- * and a fact told from one clause is dated by the date its words keep. Each fails on main f63906b0 (what it did there
+ * trial12 F9, F10, F16 (a dental clinic's phone line): a booking asked bare is a request, a bare hour said with a day
+ * ahead is a clock time by business hours, and a fact told from one clause is dated by the date its words keep. Each fails on main f63906b0 (what it did there
  * in the comment).
  */
 import assert from 'node:assert/strict';
@@ -40,5 +40,17 @@ describe('trial12 F16: a fact told from one clause', () => {
     // On main: event time 2026-12-10, the Thursday of the other clause.
     const facts = await read('Hi, Sam Lee again. I need to cancel my Thursday cleaning, I will call back next month to rebook.', FRIDAY);
     assert.deepEqual(facts.filter(([c]) => /call back/.test(c)), [['Maria Gomez will call back in January 2027 to rebook', '2027-01']]);
+  });
+});
+
+describe('trial12 F9: a booking asked without "please"', () => {
+  test('is a request, after "And" too', async () => {
+    // On main: no fact at all ("Please book my son Leo…" gave one).
+    assert.deepEqual(await read('And book Leo a fluoride treatment on Tuesday at 3 pm.'),
+      [['Maria Gomez asked Receptionist Jo to book Leo a fluoride treatment on Tuesday 8 December 2026 at 3pm', '2026-12-08']]);
+    assert.deepEqual((await read('Also, please book my son Leo a cleaning.')).map(([c]) => c),
+      ["Leo is Maria Gomez's son", 'Maria Gomez asked Receptionist Jo to book their son Leo a cleaning']);
+    // A noun "book" opening a statement is none.
+    assert.deepEqual(await read('Book club was fun.'), [['Book club was fun', null]]);
   });
 });
