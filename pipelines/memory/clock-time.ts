@@ -3,7 +3,9 @@
  * day's date was written into the fact and the time of day was lost; the text keeps it now ("on the evening of Friday
  * 27 November 2026 at 7pm"). The event time stays the day's date: `event_time` is documented as a date, and a
  * `YYYY-MM-DDTHH:MM` there lost a held-out LoCoMo turn to a date reader (docs/BENCHMARKS.md, rules50). A bare hour
- * with nothing to say morning or evening ("at 4 on Friday") is left out, as before: chrono reads it as four in the morning.
+ * with nothing to say morning or evening, told of the past ("I woke up at 4 on Friday"), is left out, as before: chrono
+ * reads it as four in the morning. Said of a day ahead (a booking, a plan: "book a cleaning on Friday at 10", "let's meet
+ * at 4 on Friday") it is read by business hours (trial12 F10): 7 to 11 in the morning, 12 to 6 in the afternoon.
  */
 import type * as chrono from 'chrono-node';
 
@@ -16,11 +18,20 @@ const pad = (n: number): string => String(n).padStart(2, '0');
  */
 const CLOCK_SAID = /\b(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midday|midnight)(?![\w])|\bat\s+\d{1,2}\b/i;
 
-/** The clock time (`HH:MM`) a date phrase chrono read (`c`, from the words `phrase`) says unambiguously, or null. */
-export function clockOf(c: chrono.ParsedComponents, phrase: string): string | null {
-  const hour = c.get('hour');
+/** A bare hour after "at" ("at 10", "at 4:30"), with no am / pm. */
+const BARE_HOUR = /\bat\s+\d{1,2}(?::\d{2})?\b/i;
+
+/**
+ * The clock time (`HH:MM`) a date phrase chrono read (`c`, from the words `phrase`) says, or null. A bare hour ("at 10")
+ * is one only for a day `ahead`, by business hours: 7–11 is the morning, 12–6 the afternoon.
+ */
+export function clockOf(c: chrono.ParsedComponents, phrase: string, ahead = false): string | null {
+  let hour = c.get('hour');
   if (!c.isCertain('hour') || hour === null || !CLOCK_SAID.test(phrase)) return null;
-  if (!c.isCertain('meridiem') && hour < 13 && !HALF_OF_DAY.test(phrase)) return null;
+  if (!c.isCertain('meridiem') && hour < 13 && !HALF_OF_DAY.test(phrase)) {
+    if (!ahead || !BARE_HOUR.test(phrase) || hour === 0) return null;
+    if (hour < 7) hour += 12;
+  }
   return `${pad(hour)}:${pad(c.get('minute') ?? 0)}`;
 }
 

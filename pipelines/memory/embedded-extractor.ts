@@ -18,7 +18,7 @@ import { withContractedIs } from './contracted-is.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName, withoutCorrectingNo } from './grammar.js';
 import { absoluteDates } from './date-text.js';
-import { eventDate, findDates } from './relative-date.js';
+import { eventDate, eventOfClause, findDates } from './relative-date.js';
 import { eventOfFact } from './clause-dates.js';
 import { POINTS_HERE, placeFrom } from './place-here.js';
 import { withoutTrailingTag } from './sentence-tags.js';
@@ -342,7 +342,8 @@ export class EmbeddedExtractor implements Extractor {
         if (f.ahead && (retraction || !span?.start)) continue;
         const slot = change && change.value !== null && f.kind === 'profile' && f.slot === change.slot ? change.slot : f.slot;
         const content = retraction ? this.#render(text, me()) : f.content;
-        const made = this.#fact(view, { ...f, slot, content: capitalise(absoluteDates(content, found)) }, retraction, undefined, eventTime);
+        const made = this.#fact(view, { ...f, slot, content: capitalise(absoluteDates(content, found)) }, retraction, undefined,
+          eventOfClause(content, raw, u.time, found) ?? eventTime);
         if (f.ahead && span?.start) made.validFrom = span.start;
         sentenceFacts.push(made);
         if (f.shared) shared.add(made);
@@ -382,7 +383,7 @@ export class EmbeddedExtractor implements Extractor {
         if (standing.kind === 'profile') profileUpdates.push({ participantId: subjectId, attribute: standing.slot, value: standing.value, referIds: [u.id], confidence: 0.7 });
       }
       // "My insurance is Humana", "I switched my insurance to Kaiser": an attribute of the speaker's with its value is one slot,
-      // so a later value replaces it, "now" said or not (rules 63). The statement read says it; else it is written.
+      // so a later value replaces it, "now" said or not (rules 66). The statement read says it; else it is written.
       const attribute = !temporary && !standing && !retraction && !reported && !sentenceFacts.some((f) => f.slot !== null)
         ? statedAttribute(text, this.#ctx(text, subjectId, [], display).isNounPhrase) : null;
       if (attribute) {

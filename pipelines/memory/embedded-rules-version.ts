@@ -375,5 +375,9 @@
  * day ("…at 11am", was "…at 11am at 10am"; value-change.ts `oldClock`); a move naming no old day ("move Leo's checkup to
  * Monday…", "Leo is now booked for Monday…") moves the one current booking naming the thing, else the one naming the person
  * it is for, whoever booked it, said to the mover (value-change.ts `nowBooked`, decide.ts `movedFor`).
+ * 67 (trial12 F9, F10, F16): "book / schedule / cancel…" asked bare to someone, after "And" or not, is a request
+ * (`BOOKING_ASKED`, embedded-rules.ts); a bare hour after "at" with a day ahead is a clock time by business hours, 7–11 am and 12–6 pm
+ * ("on Friday at 10": "…at 10am"; clock-time.ts); a fact told from one clause is dated by the date its words keep where
+ * the sentence names others ("…cancel my Thursday cleaning, I will call back next month…": January; `eventOfClause`).
  */
-export const EMBEDDED_RULES_VERSION = 66;
+export const EMBEDDED_RULES_VERSION = 67;

@@ -314,16 +314,21 @@ function asked(task: string): string {
   return task.replace(/\byours\b/gi, 'theirs').replace(/\byour\b/gi, 'their').replace(/\byourselves\b/gi, 'themselves').replace(/\byourself\b/gi, 'themself');
 }
 
+/** A booking, a move or a cancellation asked as a bare imperative, after "and / also / so…" or not: "book Leo a cleaning". */
+const BOOKING_ASKED = /^(?:(?:[Aa]nd|[Aa]lso|[Ss]o|[Tt]hen|[Oo]h|[Oo]kay|[Oo]k)\b,?\s+)?((?:[Bb]ook|[Ss]chedule|[Rr]eschedule|[Cc]ancel|[Rr]ebook)\s+(?:me|him|her|us|them|it|my|our|his|their|the|a|an|[A-Z][a-z]+)\b.+?)[.!]?$/;
+
 /** "I'll send you the draft Friday" (commitment), "can you book the room?" (request). */
 function commitmentOrRequest(c: RuleContext): RuleFact[] {
   const s = c.sentence;
   const req = s.match(/^(?:\w+,\s*)?(?:can|could|would|will)\s+you\s+(?:please\s+)?(.+?)\??$/i)
-    ?? s.match(/^(?:\w+,\s*)?please\s+(.+?)[.!]?$/i)
+    ?? s.match(/^(?:\w+,\s*)?(?:(?:and|also|so|then|oh)\b,?\s+)?please\s+(.+?)[.!]?$/i)
+    // "And book Leo a fluoride treatment on Tuesday at 3 pm": a booking asked bare, without "please" (trial12 F9).
+    ?? (c.addresseeIds.length > 0 ? s.match(BOOKING_ASKED) : null)
     ?? s.match(new RegExp(`${I}\\s+(?:need|want)\\s+you\\s+to\\s+(.+?)[.!]?$`, 'i'));
   if (req?.[1]) {
     // "Chidi, please hand her your notes": the one asked is the subject of "to …", so "your" is "their" ("asked Chidi to
     // hand her their notes"), not "hand her Chidi's notes", which reads as the asker's "her" (trial10 F5).
-    const task = resolvePronouns(asked(req[1]), c.who);
+    const task = resolvePronouns(asked(req[1].replace(/^(?:Book|Schedule|Reschedule|Cancel|Rebook)\b/, (v) => v.toLowerCase())), c.who);
     // The one asking wants it (trial 8: "please deliver it to 12 Park Road", told to one agent and changed with another):
     // the request is theirs, and an address it sends things to fills their delivery slot.
     const address = deliveryTo(req[1]);

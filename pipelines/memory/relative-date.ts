@@ -172,6 +172,17 @@ export function eventDate(sentence: string, refIso: string, found: FoundDate[] =
 }
 
 /**
+ * When a fact told from one clause of a sentence happened: the date of the dates its words keep, where it keeps some
+ * and not all ("I need to cancel my Thursday cleaning, I will call back next month to rebook" gives "…will call back in
+ * January 2027…", dated January, not Thursday; trial12 F16). Null where it keeps all or none: the sentence's date holds.
+ */
+export function eventOfClause(content: string, sentence: string, refIso: string, found: FoundDate[]): string | null {
+  const lower = content.toLowerCase();
+  const kept = found.filter((d) => lower.includes(d.phrase.toLowerCase()));
+  return kept.length === 0 || kept.length === found.length ? null : eventDate(sentence, refIso, kept);
+}
+
+/**
  * A day or a date named after "for" ("my flight is booked for Friday", "reserved for tomorrow", "scheduled for March
  * 3rd", "planned for the 15th of May"): when, not how long. A span ("for a month", "for the next few days", "for the
  * weekend") is none.
@@ -376,7 +387,7 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     const duration = DURATION.test(phrase) || (/\bfor\s+(?:the\s+)?$/i.test(text.slice(0, r.index)) && !namesDay(phrase))
       || (SPEND_BEFORE.test(text.slice(0, r.index)) && COUNTED.test(phrase));
     const since = duration ? startOfPerfect(text, r, instant) : null;
-    const clock = duration || week || date.length !== 10 ? null : clockOf(r.start, phrase);
+    const clock = duration || week || date.length !== 10 ? null : clockOf(r.start, phrase, !back);
     const movedFrom = movedTo.includes(r.index + said);
     out.push({ phrase, date, duration, week: week && !duration, ...(since ? { since } : {}), ...(clock ? { clock } : {}), ...(movedFrom ? { movedFrom } : {}) });
   }

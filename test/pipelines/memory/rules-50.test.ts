@@ -38,8 +38,8 @@ describe('rules 50: a clock time said with the day', () => {
     assert.equal((await facts("We're having dinner on Friday evening at 7pm."))[0]?.slot, 'plan:having:2026-11-27');
     // A span from now that chrono gives an hour names no clock time (LoCoMo dev: "…not gonna forget a second of it").
     assert.ok(!(await facts("Tomorrow I'm not gonna forget a second of it.")).some((f) => /\d:\d\d|\dpm|\dam/.test(f.content)));
-    // A bare hour with nothing to say morning or evening gives the day alone, as before.
-    assert.deepEqual(await read("Let's meet at 4 on Friday."), [['Ana and Tom plan to meet on Friday 27 November 2026', '2026-11-27']]);
+    // A bare hour with nothing to say morning or evening, said of a day ahead, is read by business hours (trial12 F10).
+    assert.deepEqual(await read("Let's meet at 4 on Friday."), [['Ana and Tom plan to meet on Friday 27 November 2026 at 4pm', '2026-11-27']]);
   });
 });
 

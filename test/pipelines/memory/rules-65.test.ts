@@ -1,5 +1,5 @@
 /**
- * Rules 63 (reviewB #8, #9): a vocative that calls one of the people a turn is said to narrows its "you" to that one; a
+ * Rules 65 (reviewB #8, #9): a vocative that calls one of the people a turn is said to narrows its "you" to that one; a
  * weekday named by its week ("Friday next week", "next week on Friday", "the Friday after next") is that day.
  */
 import assert from 'node:assert/strict';
