@@ -134,6 +134,8 @@ export class LiveSession implements TurnSession {
    * first participant to speak, then cleared.
    */
   pendingExternalId: string | null = null;
+  /** The read of who holds the pending external id ({@link memoryScope}), kept while that id is pending. */
+  private expected: { externalId: string; holder: Promise<string | null> } | null = null;
   /**
    * A call centre's agents (`?agent=`, participant ids): their voices never take the pending external id, which
    * waits for the first speaker who is not one of them; their turns are still theirs. Kept across reconnects.
@@ -405,11 +407,35 @@ export class LiveSession implements TurnSession {
 
   /**
    * Under `participants`, the people whose memories `memory.context` may hold: those heard or addressed in this session
-   * (as its name spotting knows them: a resumed session's last 50 turns, then every turn) and its agents; null under `all`.
+   * (as its name spotting knows them: a resumed session's last 50 turns, then every turn), the returning caller behind its
+   * pending external id (one read, kept while that id is pending), and its agents; null under `all`.
    */
-  memoryScope(): MemoryScope | null {
+  memoryScope(): MemoryScope | null | Promise<MemoryScope | null> {
     if (this.contextScope === 'all') return null;
-    return { people: new Set([...this.vocabulary.sessionPeople(), ...this.agents]), agents: this.agents, sessionId: this.id };
+    const scope = (expected: string | null): MemoryScope => ({
+      people: new Set([...this.vocabulary.sessionPeople(), ...this.agents, ...(expected ? [expected] : [])]),
+      agents: this.agents, sessionId: this.id,
+    });
+    const expected = this.expectedParticipant();
+    return expected ? expected.then(scope) : scope(null);
+  }
+
+  /**
+   * The participant holding the pending external id (a returning caller not heard yet, one of the call's people before
+   * they speak), read once per id; null without a pending id.
+   */
+  private expectedParticipant(): Promise<string | null> | null {
+    const externalId = this.pendingExternalId;
+    if (!externalId) return null;
+    if (this.expected?.externalId !== externalId) {
+      const holder = this.deps.stores.graph.getParticipantByExternalId(this.tenant, externalId).then((p) => p?.id ?? null);
+      this.expected = { externalId, holder };
+      // A failed read is tried again at the next search.
+      holder.catch(() => {
+        if (this.expected?.holder === holder) this.expected = null;
+      });
+    }
+    return this.expected.holder;
   }
 
   /** The last speaker who is not one of the session's {@link agents}; null before one spoke. */

@@ -85,11 +85,22 @@ describe('context_scope: whose memories memory.context pushes', () => {
       try {
         const session = t.app.sessions.get('default', live.call.callSid);
         assert.equal(session?.contextScope, scope, JSON.stringify(params));
-        assert.equal(session?.memoryScope() === null, scope === 'all');
+        assert.equal((await session?.memoryScope()) === null, scope === 'all');
       } finally {
         live.sse.close();
         live.ws.close();
       }
+    }
+    // reviewC R1: a returning caller (known by external_id) is one of the call's people before they speak, so the
+    // first spoken turn's context, searched before its speaker is identified, holds their memories.
+    const caller = await t.app.stores.graph.createParticipant('default', { externalId: 'scope-cust-7' });
+    const returning = await liveCall(t, { params: { external_id: 'scope-cust-7' } });
+    try {
+      const scope = await t.app.sessions.get('default', returning.call.callSid)?.memoryScope();
+      assert.deepEqual([...scope?.people ?? []], [caller.id], 'the participant behind the pending external id is in scope');
+    } finally {
+      returning.sse.close();
+      returning.ws.close();
     }
     const c = twilioCall({ context_scope: 'nobody' });
     const { ws, closed } = await connectTwilio(`${t.wsUrl}/v1/twilio`);
