@@ -454,11 +454,16 @@ export class LiveSession implements TurnSession {
     await this.voiceTurns?.participantRetired(change);
   }
 
-  /** The ids this session holds of people (its last speaker, last non-agent, {@link agents}) follow `change`; the voice side is not told. */
+  /**
+   * The ids this session holds of people (its last speaker, last non-agent, {@link agents}, its context scope's people)
+   * follow `change`; the voice side is not told.
+   */
   idsRetired(change: RetiredChange): void {
     this.lastSpeaker = retiredAs(this.lastSpeaker, change);
     this.lastNonAgent = retiredAs(this.lastNonAgent, change);
     this.agents = new Set([...this.agents].flatMap((id) => retiredAs(id, change) ?? []));
+    // The context scope's people: the survivor replaces the merged one (an erased one has no memories left to push).
+    if ('from' in change) this.vocabulary.merged(change.from, change.into);
   }
 
   /**

@@ -61,6 +61,26 @@ describe('context_scope: whose memories memory.context pushes', () => {
     assert.ok(back.some(ofMaria), 'cleared: the default, all');
   });
 
+  test('a participant merged mid-call: the survivor replaces them among the scope\'s people (reviewC R2)', async () => {
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=scope-merge`);
+    try {
+      await c.next('session.started');
+      c.sendJson({ type: 'session.update', session: { context_scope: 'participants' } });
+      await c.nextNew('session.updated');
+      c.sendJson({ type: 'utterance', speaker: 'Merged Caller', addressees: ['Sam'], text: 'Hi Sam, I called about my blue bike.' });
+      const final = await c.nextNew('transcript.final');
+      const merged = (final.speaker as { id: string }).id;
+      const survivor = await t.app.stores.graph.createParticipant('default', {});
+      const session = t.app.sessions.get('default', 'scope-merge')!;
+      session.idsRetired({ from: merged, into: survivor.id });
+      const people = (await session.memoryScope())!.people;
+      assert.equal(people.has(survivor.id), true, 'the survivor is one of the call\'s people');
+      assert.equal(people.has(merged), false, 'the merged id is gone');
+    } finally {
+      c.close();
+    }
+  });
+
   test('a bad context_scope is a non-fatal PARLEY_ERR_BAD_FRAME naming it; nothing changes', async () => {
     const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=scope-bad`);
     try {
