@@ -81,6 +81,25 @@ describe('context_scope: whose memories memory.context pushes', () => {
     }
   });
 
+  test('a Twilio call\'s session resumed on /v1/stream keeps the Twilio default unless it set its own (reviewC R4)', async () => {
+    const graph = t.app.stores.graph;
+    for (const [id, metadata, scope] of [
+      ['scope-twilio-resumed', { channel: 'twilio' }, 'participants'],
+      ['scope-twilio-own', { channel: 'twilio', context_scope: 'all' }, 'all'],
+      ['scope-stream-resumed', {}, 'all'],
+    ] as const) {
+      await graph.openSession('default', id, new Date().toISOString());
+      await graph.updateSession('default', id, { metadata });
+      const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=${id}`);
+      try {
+        await c.next('session.started');
+        assert.equal(t.app.sessions.get('default', id)?.contextScope, scope, id);
+      } finally {
+        c.close();
+      }
+    }
+  });
+
   test('a bad context_scope is a non-fatal PARLEY_ERR_BAD_FRAME naming it; nothing changes', async () => {
     const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=scope-bad`);
     try {
