@@ -511,14 +511,14 @@ export class LiveSession implements TurnSession {
     }
   }
 
-  /** Record a stored utterance: `transcript.final`, then listeners. */
-  finalised(turnId: string, stored: IngestedUtterance): void {
+  /** Record a stored utterance: `transcript.final` (with `warnings`, if any), then listeners. */
+  finalised(turnId: string, stored: IngestedUtterance, warnings: string[] = []): void {
     this.lastSpeaker = stored.speaker.id;
     if (!this.agents.has(stored.speaker.id)) this.lastNonAgent = stored.speaker.id;
     this.recentTurns.add(stored.utterance.id, stored.utterance.text);
     this.unconsolidated.add(stored.utterance.id);
     if (this.vocabulary.heard([stored.speaker, ...stored.addressees])) this.voiceTurns?.namesChanged();
-    this.sendFinal(turnId, stored);
+    this.sendFinal(turnId, stored, warnings);
     this.notify((l) => l.onFinal?.(turnId, stored));
   }
 
@@ -532,7 +532,7 @@ export class LiveSession implements TurnSession {
     this.sendFinal(stored.utterance.turnId ?? this.nextTurnId(), stored);
   }
 
-  private sendFinal(turnId: string, stored: IngestedUtterance): void {
+  private sendFinal(turnId: string, stored: IngestedUtterance, warnings: string[] = []): void {
     this.send('transcript.final', {
       turn_id: turnId,
       utterance_id: stored.utterance.id,
@@ -542,6 +542,7 @@ export class LiveSession implements TurnSession {
       confidence: stored.utterance.confidence,
       speaker: { id: stored.speaker.id, name: stored.speaker.name, confidence: stored.speaker.confidence, is_new: stored.speaker.isNew },
       addressees: stored.addressees,
+      ...(warnings.length > 0 ? { warnings } : {}),
     });
   }
 

@@ -100,6 +100,21 @@ describe('context_scope: whose memories memory.context pushes', () => {
     }
   });
 
+  test('a typed utterance labelled by a role gets the HTTP role-label warning in its transcript.final (reviewC R3)', async () => {
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=scope-role`);
+    try {
+      await c.next('session.started');
+      c.sendJson({ type: 'utterance', speaker: 'caller', addressees: ['Sam'], text: 'Hi, I am calling about my order.' });
+      const warnings = (await c.nextNew('transcript.final')).warnings as string[] | undefined;
+      assert.equal(warnings?.length, 1);
+      assert.match(warnings[0]!, /^speaker "caller" is a role, not a person/);
+      c.sendJson({ type: 'utterance', speaker: 'Luis', addressees: ['Sam'], text: 'It is Luis again.' });
+      assert.equal((await c.nextNew('transcript.final')).warnings, undefined, 'a name: no warning');
+    } finally {
+      c.close();
+    }
+  });
+
   test('a bad context_scope is a non-fatal PARLEY_ERR_BAD_FRAME naming it; nothing changes', async () => {
     const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=scope-bad`);
     try {
