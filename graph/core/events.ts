@@ -90,6 +90,8 @@ export interface ServerEventPayloads {
     confidence: number | null;
     speaker: { id: string; name: string | null; confidence: number; is_new: boolean };
     addressees: ParticipantRefJson[];
+    /** A typed utterance whose speaker label is a role, not a person (`roleLabelWarnings`); absent when none. */
+    warnings?: string[];
   };
   'memory.context': {
     turn_id: string;

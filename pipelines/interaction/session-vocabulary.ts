@@ -91,6 +91,19 @@ export class SessionVocabulary {
     }
   }
 
+  /**
+   * Participant `from` was merged into `into` (mid-call): the survivor takes the merged one's place among the session's
+   * people (once: where it was already one of them, the merged one just leaves). Returns whether anything changed.
+   */
+  merged(from: string, into: string): boolean {
+    if (!this.people.has(from)) return false;
+    if (this.people.has(into)) return this.people.delete(from);
+    const entries = [...this.people].map(([id, name]): [string, string | null] => [id === from ? into : id, name]);
+    this.people.clear();
+    for (const [id, name] of entries) this.people.set(id, name);
+    return true;
+  }
+
   /** Ids of the session's people, most recently heard first. */
   sessionPeople(): string[] {
     return [...this.people.keys()].reverse();

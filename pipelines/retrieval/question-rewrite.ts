@@ -57,6 +57,18 @@ export interface RewriteOptions {
 
 /** First-person words that make the asker the question's subject ("What is **my** insurance?", "When did **I** book it?"). */
 const FIRST_PERSON_SUBJECT = new Set('i my mine myself'.split(' '));
+/** Words before which "mine" is the noun ("visit **the mine**"), not the pronoun. */
+const MINE_NOUN_AFTER = new Set('the a an this that these those our your his her their its my'.split(' '));
+/** Words before which "I" is a numeral ("Type I", "World War I", "Part I"), not the pronoun. */
+const I_NUMERAL_AFTER = new Set('type war part phase chapter stage class grade level act book volume section'.split(' '));
+
+/** Whether `words[i]` (one of {@link FIRST_PERSON_SUBJECT} or "me") names the asker: not "the mine", not "Type I". */
+function namesAsker(words: readonly string[], i: number): boolean {
+  const w = words[i]!;
+  if (w === 'mine') return !MINE_NOUN_AFTER.has(words[i - 1] ?? '');
+  if (w === 'i') return !I_NUMERAL_AFTER.has(words[i - 1] ?? '');
+  return w === 'me' || FIRST_PERSON_SUBJECT.has(w);
+}
 
 /** A question split into what it is about and whom it names. */
 export interface RewrittenQuestion {
@@ -153,7 +165,7 @@ export function rewriteQuestion(question: string, participants: readonly Partici
   let subjectEnds = -1;
   let addresseeEnds = -1;
   words.forEach((w, i) => {
-    const me = askerId !== null && (w === 'me' || FIRST_PERSON_SUBJECT.has(w)) ? new Set([askerId]) : undefined;
+    const me = askerId !== null && namesAsker(words, i) ? new Set([askerId]) : undefined;
     const ids = named[i] ?? me;
     if (ids) {
       if (!me) nameWords.add(w);

@@ -14,7 +14,7 @@ export interface TurnSession {
    * Whose memories its pushed context may hold, asked at every search: the session's people under `context_scope:
    * participants`; null (or absent): the whole tenant.
    */
-  memoryScope?(): MemoryScope | null;
+  memoryScope?(): MemoryScope | null | Promise<MemoryScope | null>;
 }
 
 /**

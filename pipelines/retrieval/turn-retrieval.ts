@@ -100,11 +100,13 @@ export function createTurnRetrieval(retriever: Retriever, session: TurnSession, 
     const controller = new AbortController();
     t.controller = controller;
     t.lastStart = performance.now();
-    const promise = retriever
-      .retrieve({
-        tenant: session.tenant, text, k, askerId: session.lastSpeakerId(), excludeIds: t.excludeIds, signal: controller.signal,
-        ...scoped(session.memoryScope?.() ?? null),
-      })
+    const askerId = session.lastSpeakerId();
+    const search = (scope: MemoryScope | null): Promise<RetrievalResult> => retriever.retrieve({
+      tenant: session.tenant, text, k, askerId, excludeIds: t.excludeIds, signal: controller.signal, ...scoped(scope),
+    });
+    // A scope that needs a read (a pending external id's holder) is waited for; one known now is searched at once.
+    const scope = session.memoryScope?.() ?? null;
+    const promise = (scope instanceof Promise ? scope.then(search) : search(scope))
       .then((result) => {
         const done: Done = { text, result, readyAt: performance.now() };
         if (t.running?.promise === promise) t.running = null;

@@ -46,6 +46,9 @@ export const SERVER_EVENT_PAYLOADS = {
     confidence: NullableNumber,
     speaker: Type.Object({ id: Type.String(), name: Type.Union([Type.String(), Type.Null()]), confidence: Type.Number(), is_new: Type.Boolean() }),
     addressees: Type.Array(ref(ParticipantRef)),
+    warnings: Type.Optional(Type.Array(Type.String(), {
+      description: 'a typed utterance whose speaker label is a role ("caller", "customer"), not a person: one line saying every turn posted under it is one participant (as the HTTP answer\'s warnings)',
+    })),
   }, { description: 'sent only after the utterance is durably stored' }),
   'memory.context': Type.Object({
     turn_id: Type.String(),

@@ -134,6 +134,8 @@ export class LiveSession implements TurnSession {
    * first participant to speak, then cleared.
    */
   pendingExternalId: string | null = null;
+  /** The read of who holds the pending external id ({@link memoryScope}), kept while that id is pending. */
+  private expected: { externalId: string; holder: Promise<string | null> } | null = null;
   /**
    * A call centre's agents (`?agent=`, participant ids): their voices never take the pending external id, which
    * waits for the first speaker who is not one of them; their turns are still theirs. Kept across reconnects.
@@ -405,11 +407,35 @@ export class LiveSession implements TurnSession {
 
   /**
    * Under `participants`, the people whose memories `memory.context` may hold: those heard or addressed in this session
-   * (as its name spotting knows them: a resumed session's last 50 turns, then every turn) and its agents; null under `all`.
+   * (as its name spotting knows them: a resumed session's last 50 turns, then every turn), the returning caller behind its
+   * pending external id (one read, kept while that id is pending), and its agents; null under `all`.
    */
-  memoryScope(): MemoryScope | null {
+  memoryScope(): MemoryScope | null | Promise<MemoryScope | null> {
     if (this.contextScope === 'all') return null;
-    return { people: new Set([...this.vocabulary.sessionPeople(), ...this.agents]), agents: this.agents, sessionId: this.id };
+    const scope = (expected: string | null): MemoryScope => ({
+      people: new Set([...this.vocabulary.sessionPeople(), ...this.agents, ...(expected ? [expected] : [])]),
+      agents: this.agents, sessionId: this.id,
+    });
+    const expected = this.expectedParticipant();
+    return expected ? expected.then(scope) : scope(null);
+  }
+
+  /**
+   * The participant holding the pending external id (a returning caller not heard yet, one of the call's people before
+   * they speak), read once per id; null without a pending id.
+   */
+  private expectedParticipant(): Promise<string | null> | null {
+    const externalId = this.pendingExternalId;
+    if (!externalId) return null;
+    if (this.expected?.externalId !== externalId) {
+      const holder = this.deps.stores.graph.getParticipantByExternalId(this.tenant, externalId).then((p) => p?.id ?? null);
+      this.expected = { externalId, holder };
+      // A failed read is tried again at the next search.
+      holder.catch(() => {
+        if (this.expected?.holder === holder) this.expected = null;
+      });
+    }
+    return this.expected.holder;
   }
 
   /** The last speaker who is not one of the session's {@link agents}; null before one spoke. */
@@ -428,11 +454,16 @@ export class LiveSession implements TurnSession {
     await this.voiceTurns?.participantRetired(change);
   }
 
-  /** The ids this session holds of people (its last speaker, last non-agent, {@link agents}) follow `change`; the voice side is not told. */
+  /**
+   * The ids this session holds of people (its last speaker, last non-agent, {@link agents}, its context scope's people)
+   * follow `change`; the voice side is not told.
+   */
   idsRetired(change: RetiredChange): void {
     this.lastSpeaker = retiredAs(this.lastSpeaker, change);
     this.lastNonAgent = retiredAs(this.lastNonAgent, change);
     this.agents = new Set([...this.agents].flatMap((id) => retiredAs(id, change) ?? []));
+    // The context scope's people: the survivor replaces the merged one (an erased one has no memories left to push).
+    if ('from' in change) this.vocabulary.merged(change.from, change.into);
   }
 
   /**
@@ -480,14 +511,14 @@ export class LiveSession implements TurnSession {
     }
   }
 
-  /** Record a stored utterance: `transcript.final`, then listeners. */
-  finalised(turnId: string, stored: IngestedUtterance): void {
+  /** Record a stored utterance: `transcript.final` (with `warnings`, if any), then listeners. */
+  finalised(turnId: string, stored: IngestedUtterance, warnings: string[] = []): void {
     this.lastSpeaker = stored.speaker.id;
     if (!this.agents.has(stored.speaker.id)) this.lastNonAgent = stored.speaker.id;
     this.recentTurns.add(stored.utterance.id, stored.utterance.text);
     this.unconsolidated.add(stored.utterance.id);
     if (this.vocabulary.heard([stored.speaker, ...stored.addressees])) this.voiceTurns?.namesChanged();
-    this.sendFinal(turnId, stored);
+    this.sendFinal(turnId, stored, warnings);
     this.notify((l) => l.onFinal?.(turnId, stored));
   }
 
@@ -501,7 +532,7 @@ export class LiveSession implements TurnSession {
     this.sendFinal(stored.utterance.turnId ?? this.nextTurnId(), stored);
   }
 
-  private sendFinal(turnId: string, stored: IngestedUtterance): void {
+  private sendFinal(turnId: string, stored: IngestedUtterance, warnings: string[] = []): void {
     this.send('transcript.final', {
       turn_id: turnId,
       utterance_id: stored.utterance.id,
@@ -511,6 +542,7 @@ export class LiveSession implements TurnSession {
       confidence: stored.utterance.confidence,
       speaker: { id: stored.speaker.id, name: stored.speaker.name, confidence: stored.speaker.confidence, is_new: stored.speaker.isNew },
       addressees: stored.addressees,
+      ...(warnings.length > 0 ? { warnings } : {}),
     });
   }
 

@@ -7,6 +7,7 @@ import {
   CLIENT_MESSAGES, usefulValueErrors, valueErrorText, type ParticipantIdentifyMessage, type QueryMessage, type SessionUpdateMessage, type UtteranceMessage,
 } from '../protocol/ws-messages.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
+import { roleLabelWarnings } from '../routes/speaker-labels.js';
 import type { LiveSession, LiveSessionDeps } from './live-session.js';
 import { validateSessionSettings } from './session-settings.js';
 
@@ -114,7 +115,8 @@ async function storeUtterance(session: LiveSession, deps: LiveSessionDeps, msg: 
   }
   deps.metrics.utterancesStored.inc({ source: 'ws' });
   await session.claimExternalId(stored.speaker.id);
-  session.finalised(turnId, stored);
+  // A role for a speaker ("caller") makes every call's caller one participant: said as over HTTP (README, context_scope).
+  session.finalised(turnId, stored, roleLabelWarnings([msg.speaker]));
 }
 
 /**

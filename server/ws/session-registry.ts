@@ -161,7 +161,8 @@ export class SessionRegistry {
     this.markActive(tenant, id);
     const session = new LiveSession(tenant, id, record.lastEventSeq, this.deps, this.log.child({ session: id, tenant }), owner);
     session.unstoredFromMs = unstoredFrom;
-    session.defaultContextScope = this.deps.config.contextScope ?? 'all';
+    // A Twilio call's session (resumed on /v1/stream, perhaps after a restart) keeps its route's default: participants.
+    session.defaultContextScope = this.deps.config.contextScope ?? (record.metadata.channel === 'twilio' ? 'participants' : 'all');
     session.ownContextScope = isContextScope(record.metadata.context_scope) ? record.metadata.context_scope : null;
     session.storedClock = taken?.streamClock ? { ...taken.streamClock, transcriptEndMs: await this.transcriptEnd(tenant, id) } : null;
     session.listeners = this.listenerFactories.map((make) => make(session));

@@ -61,6 +61,60 @@ describe('context_scope: whose memories memory.context pushes', () => {
     assert.ok(back.some(ofMaria), 'cleared: the default, all');
   });
 
+  test('a participant merged mid-call: the survivor replaces them among the scope\'s people (reviewC R2)', async () => {
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=scope-merge`);
+    try {
+      await c.next('session.started');
+      c.sendJson({ type: 'session.update', session: { context_scope: 'participants' } });
+      await c.nextNew('session.updated');
+      c.sendJson({ type: 'utterance', speaker: 'Merged Caller', addressees: ['Sam'], text: 'Hi Sam, I called about my blue bike.' });
+      const final = await c.nextNew('transcript.final');
+      const merged = (final.speaker as { id: string }).id;
+      const survivor = await t.app.stores.graph.createParticipant('default', {});
+      const session = t.app.sessions.get('default', 'scope-merge')!;
+      session.idsRetired({ from: merged, into: survivor.id });
+      const people = (await session.memoryScope())!.people;
+      assert.equal(people.has(survivor.id), true, 'the survivor is one of the call\'s people');
+      assert.equal(people.has(merged), false, 'the merged id is gone');
+    } finally {
+      c.close();
+    }
+  });
+
+  test('a Twilio call\'s session resumed on /v1/stream keeps the Twilio default unless it set its own (reviewC R4)', async () => {
+    const graph = t.app.stores.graph;
+    for (const [id, metadata, scope] of [
+      ['scope-twilio-resumed', { channel: 'twilio' }, 'participants'],
+      ['scope-twilio-own', { channel: 'twilio', context_scope: 'all' }, 'all'],
+      ['scope-stream-resumed', {}, 'all'],
+    ] as const) {
+      await graph.openSession('default', id, new Date().toISOString());
+      await graph.updateSession('default', id, { metadata });
+      const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=${id}`);
+      try {
+        await c.next('session.started');
+        assert.equal(t.app.sessions.get('default', id)?.contextScope, scope, id);
+      } finally {
+        c.close();
+      }
+    }
+  });
+
+  test('a typed utterance labelled by a role gets the HTTP role-label warning in its transcript.final (reviewC R3)', async () => {
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=scope-role`);
+    try {
+      await c.next('session.started');
+      c.sendJson({ type: 'utterance', speaker: 'caller', addressees: ['Sam'], text: 'Hi, I am calling about my order.' });
+      const warnings = (await c.nextNew('transcript.final')).warnings as string[] | undefined;
+      assert.equal(warnings?.length, 1);
+      assert.match(warnings[0]!, /^speaker "caller" is a role, not a person/);
+      c.sendJson({ type: 'utterance', speaker: 'Luis', addressees: ['Sam'], text: 'It is Luis again.' });
+      assert.equal((await c.nextNew('transcript.final')).warnings, undefined, 'a name: no warning');
+    } finally {
+      c.close();
+    }
+  });
+
   test('a bad context_scope is a non-fatal PARLEY_ERR_BAD_FRAME naming it; nothing changes', async () => {
     const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=scope-bad`);
     try {
@@ -85,11 +139,22 @@ describe('context_scope: whose memories memory.context pushes', () => {
       try {
         const session = t.app.sessions.get('default', live.call.callSid);
         assert.equal(session?.contextScope, scope, JSON.stringify(params));
-        assert.equal(session?.memoryScope() === null, scope === 'all');
+        assert.equal((await session?.memoryScope()) === null, scope === 'all');
       } finally {
         live.sse.close();
         live.ws.close();
       }
+    }
+    // reviewC R1: a returning caller (known by external_id) is one of the call's people before they speak, so the
+    // first spoken turn's context, searched before its speaker is identified, holds their memories.
+    const caller = await t.app.stores.graph.createParticipant('default', { externalId: 'scope-cust-7' });
+    const returning = await liveCall(t, { params: { external_id: 'scope-cust-7' } });
+    try {
+      const scope = await t.app.sessions.get('default', returning.call.callSid)?.memoryScope();
+      assert.deepEqual([...scope?.people ?? []], [caller.id], 'the participant behind the pending external id is in scope');
+    } finally {
+      returning.sse.close();
+      returning.ws.close();
     }
     const c = twilioCall({ context_scope: 'nobody' });
     const { ws, closed } = await connectTwilio(`${t.wsUrl}/v1/twilio`);

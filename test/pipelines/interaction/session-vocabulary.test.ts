@@ -37,6 +37,17 @@ describe('SessionVocabulary: the names a session\'s recogniser listens for', () 
     close();
   });
 
+  test('a participant merged mid-call is replaced by the survivor in its place (reviewC R2)', () => {
+    const vocabulary = new SessionVocabulary(new SqliteGraphStore(openDatabase(':memory:')), T);
+    vocabulary.heard([{ id: 'p_a', name: null }, { id: 'p_b', name: null }, { id: 'p_c', name: null }]);
+    assert.deepEqual(vocabulary.sessionPeople(), ['p_a', 'p_b', 'p_c']);
+    assert.equal(vocabulary.merged('p_b', 'p_z'), true);
+    assert.deepEqual(vocabulary.sessionPeople(), ['p_a', 'p_z', 'p_c'], 'the survivor takes its place');
+    assert.equal(vocabulary.merged('p_c', 'p_a'), true);
+    assert.deepEqual(vocabulary.sessionPeople(), ['p_a', 'p_z'], 'a survivor already among them is kept once');
+    assert.equal(vocabulary.merged('p_q', 'p_a'), false, 'someone not of the session changes nothing');
+  });
+
   test('the session\'s people are read in one call, however many there are, in the order heard', async () => {
     const { graph, close } = await tenant(0);
     const people = [];

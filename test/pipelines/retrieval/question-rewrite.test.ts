@@ -88,6 +88,16 @@ describe('question rewriting', () => {
     assert.deepEqual([q.terms, q.nameWords], [['insurance'], []], 'a pronoun is no name word');
   });
 
+  test('"the mine" and "Type I" / "World War I" do not name the asker (reviewC R7)', () => {
+    const subjects = (q: string): string[] => rewriteQuestion(q, [], { askerId: 'p_sam' }).subjectIds;
+    assert.deepEqual(subjects('When did they visit the mine?'), [], 'the noun');
+    assert.deepEqual(subjects('Who owns this mine?'), []);
+    assert.deepEqual(subjects('What is Type I diabetes?'), []);
+    assert.deepEqual(subjects('When did World War I end?'), []);
+    assert.deepEqual(subjects('Is the red bike mine?'), ['p_sam'], 'the pronoun still names the asker');
+    assert.deepEqual(subjects('When did I book it?'), ['p_sam']);
+  });
+
   test('boostedSubjects with a first-person asker: the asker besides the names, whose roles read as without them', () => {
     const people = [person('p_ana', 'Ana'), person('p_ben', 'Ben'), person('p_maria', 'Maria')];
     const boosted = (q: string, who = false): string[] => boostedSubjects(rewriteQuestion(q, people, { askerId: 'p_sam' }), who).sort();

@@ -750,6 +750,8 @@ export interface ServerEvents {
       is_new: boolean;
     };
     addressees: Schemas["ParticipantRef"][];
+    /** a typed utterance whose speaker label is a role ("caller", "customer"), not a person: one line saying every turn posted under it is one participant (as the HTTP answer's warnings) */
+    warnings?: string[];
   };
   /** Memory relevant to the turn, ready around its end */
   "memory.context": {
