@@ -113,18 +113,15 @@ describe('staged retrieval over the left brain (real USE-lite, SQLite, consolida
     const pool = await f.entities.memoriesOf(T, r.zone.entityIds, 10_000);
     const inPool = new Set([...pool.utteranceIds, ...pool.factIds]);
     for (const item of r.items) assert.ok(inPool.has(item.id), `${item.text} is in the pool`);
-    // Control: the same query over everything (pool forced tiny) reaches memories outside the pool,
-    // whenever the pool is not the whole store (how far one-hop expansion reaches depends on the links
-    // consolidation happened to build).
+    // Control: whenever the pool is not the whole store, the global search (pool forced tiny) does reach what lies
+    // outside it: a stored turn outside the pool is found by its own words. (Whether the same question's global top k holds
+    // such a turn depends on the links consolidation happened to build, so that is not what is checked.)
     const global = new Retriever(f, f.entities, f.embedder, { minPool: 1_000_000 });
-    const g = await global.retrieve({ tenant: T, text: 'Is Miko still sick?', k: 40 });
-    assert.equal(g.fallback, true);
-    const stored = [
-      ...(await f.graph.queryInteractions(T, { limit: 1000 })).map((u) => u.id),
-      ...(await f.memory.listFacts(T, { limit: 1000 })).map((x) => x.id),
-    ];
-    if (stored.some((id) => !inPool.has(id))) {
-      assert.ok(g.items.some((i) => !inPool.has(i.id)), 'a global search finds memories outside the pool');
+    const outside = (await f.graph.queryInteractions(T, { limit: 1000 })).find((u) => !inPool.has(u.id) && u.text.length > 20);
+    if (outside) {
+      const g = await global.retrieve({ tenant: T, text: outside.text, k: 10 });
+      assert.equal(g.fallback, true);
+      assert.ok(referred(g.items).has(outside.id), `a global search finds "${outside.text}", outside the pool`);
     }
   });
 
