@@ -144,8 +144,10 @@ export function ordinalDay(text: string, refIso: string): { phrase: string; date
   const day = Number(m?.[1]);
   if (!m || day < 1 || day > 31) return null;
   const [y, mo, d] = refIso.slice(0, 10).split('-').map(Number) as [number, number, number];
-  // Told of the past ("I met up with them on the 15th"): this month's day if it has come, else last month's.
-  const back = PAST.test(text) || toldAsPast(text);
+  // Told of the past ("I met up with them on the 15th"): this month's day if it has come, else last month's. Not the day
+  // a booking is for or a move is to ("she moved it to the 12th"; `bookedFor`), which lies ahead.
+  const at = m.index + (/^(?:on|by|until|till|from)\s+/i.exec(m[0])?.[0].length ?? 0);
+  const back = (PAST.test(text) || toldAsPast(text)) && !bookedFor(text, at, text.slice(at, m.index + m[0].length));
   const month = back ? (day <= d ? mo - 1 : mo - 2) : (day >= d ? mo - 1 : mo);
   const date = new Date(Date.UTC(y, month, day));
   // "the 31st" in a month of 30 days names no day of it.
