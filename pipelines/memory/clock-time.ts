@@ -16,10 +16,24 @@ const pad = (n: number): string => String(n).padStart(2, '0');
  * A clock time in the words: "7pm", "7:30", "at 7", "noon". chrono also sets an hour for a span from now ("a second",
  * "60 seconds": LoCoMo dev wrote "…at 12:25pm"), which names no clock time.
  */
-const CLOCK_SAID = /\b(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midday|midnight)(?![\w])|\bat\s+\d{1,2}\b/i;
+const CLOCK_SAID = /\b(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midday|midnight)(?![\w])|\bat\s+(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b/i;
 
-/** A bare hour after "at" ("at 10", "at 4:30"), with no am / pm. */
-const BARE_HOUR = /\bat\s+\d{1,2}(?::\d{2})?\b/i;
+/** A bare hour after "at" ("at 10", "at 4:30", "at seven"), with no am / pm. */
+const BARE_HOUR = /\bat\s+(?:\d{1,2}(?::\d{2})?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b/i;
+
+/** An hour said as a word ("seven") and as chrono reads it. */
+const HOUR_WORDS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+const DAY_WORD = String.raw`(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)`;
+/** An hour word after "at" next to a day ("Saturday at seven", "at seven on Saturday"): chrono reads no hour in words. */
+const HOUR_WORD_AT_DAY = new RegExp(String.raw`(?<=\b${DAY_WORD}\s+at\s+)(${HOUR_WORDS.join('|')})\b|(?<=\bat\s+)(${HOUR_WORDS.join('|')})\b(?=\s+(?:on\s+)?${DAY_WORD}\b)`, 'gi');
+
+/**
+ * `text` with each hour word said "at" next to a day written as its number, padded to the same length (indices hold),
+ * for chrono to read: "Saturday at seven" → "Saturday at 7    " (rules 68).
+ */
+export function hourWordsAsNumbers(text: string): string {
+  return text.replace(HOUR_WORD_AT_DAY, (w) => String(HOUR_WORDS.indexOf(w.toLowerCase()) + 1).padEnd(w.length, ' '));
+}
 
 /**
  * The clock time (`HH:MM`) a date phrase chrono read (`c`, from the words `phrase`) says, or null. A bare hour ("at 10")

@@ -6,7 +6,7 @@
 import * as chrono from 'chrono-node';
 import { bookedFor } from './booked-for.js';
 import { addDays, weekdayOfNextWeek } from './calendar-day.js';
-import { clockOf } from './clock-time.js';
+import { clockOf, hourWordsAsNumbers } from './clock-time.js';
 import { monthAheadYear } from './month-ahead.js';
 import { isHouseNumber, isRecurring } from './not-dates.js';
 import { COUNTED } from './spans.js';
@@ -273,8 +273,9 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   if (ordinal) out.push({ phrase: ordinal.phrase, date: ordinal.date, duration: false, week: false });
   // "last Tues", "on Weds": abbreviations chrono does not read, given as ones it does, of the same length (indices hold).
   // "a few years back": "ago", padded to the same length.
-  const readable = text.replace(WEEKDAY_ABBREVIATION, (m) => `${m.slice(0, 3)} `).replace(SPAN_BACK, (_m, span: string) => `${span} ago `)
-    .replace(NOW_AFTER_DAY, (m) => ' '.repeat(m.length));
+  // "Saturday at seven": the hour as a number, padded.
+  const readable = hourWordsAsNumbers(text.replace(WEEKDAY_ABBREVIATION, (m) => `${m.slice(0, 3)} `).replace(SPAN_BACK, (_m, span: string) => `${span} ago `)
+    .replace(NOW_AFTER_DAY, (m) => ' '.repeat(m.length)));
   // Where each blanked "to" of a move begins: the day before it is the one moved from.
   const movedTo = [...readable.matchAll(MOVE_FROM_TO)].map((m) => m.index);
   const movable = movedTo.length === 0 ? readable : readable.replace(MOVE_FROM_TO, (m) => ' '.repeat(m.length));

@@ -54,17 +54,29 @@ export interface Retold {
   eventTime?: string | null;
 }
 
+/** A clock time as the rules write it after a day (" at 10am", " at 7:30pm", " at noon"; clock-time.ts `spokenClock`). */
+const CLOCK_AFTER = /^\s+at\s+(?:\d{1,2}(?::\d{2})?(?:am|pm)|noon|midnight)(?![\w])/i;
+
 /**
  * The plan `plan` moved to the new day of `said` (an alternative that names no thing of its own: "we're going on Sunday
  * now"): its text with its day written as the new one, its slot's date with it, and its kind; null when the plan's text does not
- * write its day as the date reader does, or the day is the same.
+ * write its day as the date reader does, or the day is the same. A time of day said with the new day (`said.content`:
+ * "…on Saturday 5 December 2026 at 7am") replaces the plan's (rules 68); none said, the plan's stays.
  */
-export function retimedText(plan: Fact, said: { eventTime?: string | null }): Retold | null {
+export function retimedText(plan: Fact, said: { eventTime?: string | null; content?: string }): Retold | null {
   const from = plan.eventTime;
   const to = said.eventTime;
   if (!from || !to || from.length !== 10 || to.length !== 10 || from === to) return null;
   const old = spokenDate(from);
-  if (!plan.content.includes(old)) return null;
+  const at = plan.content.indexOf(old);
+  if (at < 0) return null;
+  // "Can we do Saturday at seven instead?": the new time of day replaces the plan's old one ("…at 10am"); none said, it stays.
+  const oldClock = CLOCK_AFTER.exec(plan.content.slice(at + old.length))?.[0] ?? '';
+  const newDay = spokenDate(to);
+  const newAt = said.content?.indexOf(newDay) ?? -1;
+  const newClock = newAt < 0 ? null : CLOCK_AFTER.exec(said.content!.slice(newAt + newDay.length))?.[0] ?? null;
+  const content = `${plan.content.slice(0, at)}${newDay}${newClock ?? oldClock}${plan.content.slice(at + old.length + oldClock.length)}`;
   const slot = plan.slot?.endsWith(`:${from}`) ? `${plan.slot.slice(0, -from.length)}${to}` : plan.slot;
-  return { content: plan.content.replace(old, spokenDate(to)), slot, kind: plan.kind };
+  return { content, slot, kind: plan.kind };
 }
+

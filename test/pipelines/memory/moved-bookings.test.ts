@@ -4,9 +4,12 @@
  * with something now, instead of what they were with, replaces the fact that held the old one.
  */
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
+import type { Fact } from '../../../graph/memory-store.js';
 import { findDates } from '../../../pipelines/memory/relative-date.js';
+import { retimedText } from '../../../pipelines/memory/retimed.js';
 import { factsSaid } from '../../helpers/extract-said.js';
+import { memoryFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
 const T = '2026-12-01T10:00:00.000Z'; // a Tuesday
 const dates = (text: string, time = T): string[] => findDates(text, time).map((d) => d.date);
@@ -27,5 +30,44 @@ describe('a day a thing is moved to', () => {
     assert.deepEqual(dates('I called her on Friday.'), ['2026-11-27']);
     assert.deepEqual(dates('We went camping in May.'), ['2026-05']);
     assert.deepEqual(dates('I met up with them on the 15th.'), ['2026-11-15']);
+  });
+});
+
+describe('a new time of day with the new day', () => {
+  const plan = { content: 'Maria and Jo plan to meet on Friday 4 December 2026 at 10am', eventTime: '2026-12-04', slot: 'plan:meet:2026-12-04', kind: 'plan' } as Fact;
+
+  test('"Saturday at seven" is read with its hour', async () => {
+    const [fact] = await factsSaid('Can we do Saturday at seven instead?', T, ['maria', 'Maria'], ['jo', 'Jo']);
+    assert.equal(fact?.eventTime, '2026-12-05');
+    // A bare hour of a day ahead is read by business hours (rules 67): seven is 7am, as "at 7" is.
+    assert.match(fact?.content ?? '', /Saturday 5 December 2026 at 7am/);
+    // "at one point" names no hour.
+    assert.deepEqual(dates('At one point we talked about it.'), []);
+  });
+
+  test('replaces the old one in the plan written again; none said, the old one stays', () => {
+    // Before: "…on Saturday 5 December 2026 at 10am", the old hour kept.
+    assert.equal(retimedText(plan, { eventTime: '2026-12-05', content: 'Can Maria and Jo do on Saturday 5 December 2026 at 7pm instead?' })?.content,
+      'Maria and Jo plan to meet on Saturday 5 December 2026 at 7pm');
+    assert.equal(retimedText(plan, { eventTime: '2026-12-05', content: 'Maria and Jo moved it to Saturday 5 December 2026' })?.content,
+      'Maria and Jo plan to meet on Saturday 5 December 2026 at 10am');
+  });
+});
+
+describe('a plan retimed over consolidation', () => {
+  const fixtures: MemoryFixture[] = [];
+  after(async () => {
+    for (const f of fixtures) await f.close();
+  });
+
+  test('"Can we do Saturday at seven instead?" moves the Friday 10am plan to Saturday at seven', async () => {
+    const f = await memoryFixture('t-retime', ['Maria', 'Jo']);
+    fixtures.push(f);
+    await f.say('s1', 'Maria', ['Jo'], "Let's meet on Friday at 10 am.", T);
+    await f.say('s1', 'Jo', ['Maria'], 'Can we do Saturday at seven instead?', '2026-12-01T10:01:00.000Z');
+    const current = (await f.memory.listFacts('t-retime')).filter((x) => x.validTo === null).map((x) => x.content);
+    // Before: "…on Saturday 5 December 2026 at 10am", the old hour kept ("seven" was not read).
+    assert.ok(current.includes('Maria and Jo plan to meet on Saturday 5 December 2026 at 7am'), JSON.stringify(current));
+    assert.ok(!current.some((c) => /10am/.test(c)), JSON.stringify(current));
   });
 });
