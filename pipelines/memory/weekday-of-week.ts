@@ -1,6 +1,6 @@
 /**
  * A weekday named by the week it lies in (reviewB #9): "Friday next week", "next week on Friday", "the Friday after
- * next". chrono reads the first whole but the rules took its "week" for a week's Monday, reads the second as two phrases
+ * next", "Friday week". chrono reads the first whole but the rules took its "week" for a week's Monday, reads the second as two phrases
  * ("next week" and this week's "on Friday") and the third as the coming Friday. Each is the day itself, read as "next
  * Friday" is (rules 61: that day of next week, Monday first; `weekdayOfNextWeek`), "after next" a week later.
  */
@@ -16,16 +16,19 @@ export interface WeekdayOfWeek {
 }
 
 const DAY = String.raw`(mon|tues|wednes|thurs|fri|satur|sun)day`;
-/** "(on) Friday (of) next week", "next week(,) (on) Friday", "(on) Friday after next" (also after "the"). */
-const FORMS = new RegExp(String.raw`(?<![\w'’])(?:(?:on\s+)?${DAY}\s+(?:of\s+)?next\s+week|next\s+week,?\s+(?:on\s+)?${DAY}|(?:on\s+)?${DAY}\s+after\s+next)(?![\w'’])`, 'gi');
+/**
+ * "(on) Friday (of) next week", "next week(,) (on) Friday", "(on) Friday after next" (also after "the"), and the British
+ * "(on) Friday week" (rules 68): Friday of next week, as "Friday next week" is.
+ */
+const FORMS = new RegExp(String.raw`(?<![\w'’])(?:(?:on\s+)?${DAY}\s+(?:of\s+)?next\s+week|next\s+week,?\s+(?:on\s+)?${DAY}|(?:on\s+)?${DAY}\s+after\s+next|(?:on\s+)?${DAY}\s+week)(?![\w'’])`, 'gi');
 const WEEKDAYS = ['sun', 'mon', 'tues', 'wednes', 'thurs', 'fri', 'satur'];
 
 /** Every weekday `text` names by its week, resolved against `refIso` (UTC), in the order said. */
 export function weekdaysOfWeeks(text: string, refIso: string): WeekdayOfWeek[] {
   const today = refIso.slice(0, 10);
   return [...text.matchAll(FORMS)].map((m) => {
-    const [, first, second, third] = m as unknown as [string, string | undefined, string | undefined, string | undefined];
-    const next = weekdayOfNextWeek(today, WEEKDAYS.indexOf((first ?? second ?? third)!.toLowerCase()));
+    const [, first, second, third, fourth] = m as unknown as [string, string | undefined, string | undefined, string | undefined, string | undefined];
+    const next = weekdayOfNextWeek(today, WEEKDAYS.indexOf((first ?? second ?? third ?? fourth)!.toLowerCase()));
     return { index: m.index, phrase: m[0], date: third ? addDays(next, 7) : next };
   });
 }

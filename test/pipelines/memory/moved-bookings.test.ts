@@ -71,3 +71,16 @@ describe('a plan retimed over consolidation', () => {
     assert.ok(!current.some((c) => /10am/.test(c)), JSON.stringify(current));
   });
 });
+
+describe('"Friday week"', () => {
+  test('is Friday of next week, as "Friday next week" is', async () => {
+    // Before: this Friday (the 4th), "week" left in the text.
+    assert.deepEqual(dates("I'm seeing her Friday week."), ['2026-12-11']);
+    assert.deepEqual(dates("Let's meet on Monday week."), ['2026-12-07']);
+    assert.deepEqual(dates("I'm seeing her Friday next week."), dates("I'm seeing her Friday week."));
+    const [fact] = await factsSaid("Let's meet Friday week.", T, ['maria', 'Maria'], ['jo', 'Jo']);
+    assert.equal(fact?.content, 'Maria and Jo plan to meet on Friday 11 December 2026');
+    // "Friday weekend", "Friday weeks ago": no Friday of next week.
+    for (const s of ["I'm away Friday weekend.", 'I saw her on a Friday weeks ago.']) assert.ok(!dates(s).includes('2026-12-11'), s);
+  });
+});
