@@ -357,8 +357,10 @@ function valueChanged(fact: ExtractedFact, candidates: Candidate[], names: strin
   const change = changedValue(fact.content);
   if (change?.move && !change.from) return movedFor(fact, change, candidates, names);
   if (!change) return null;
+  // "Maria is now with Cigna instead of Aetna": the facts of the person themselves (`ValueChange.self`).
   const about = candidates.filter((c) => c.fact.validTo === null && c.fact.slot === null && c.score >= floor
-    && c.fact.kind !== 'preference' && c.fact.kind !== 'relation' && namesThing(c.fact.content, change, names));
+    && c.fact.kind !== 'preference' && c.fact.kind !== 'relation'
+    && (change.self ? c.fact.subjectId === fact.subjectId : namesThing(c.fact.content, change, names)));
   // Told again, by the agent or the owner: the value is held already.
   const kept = about.find((c) => holdsValue(c.fact.content, change.to) && (!change.from || !holdsValue(c.fact.content, change.from)));
   if (kept) return { op: 'KEEP', targetId: kept.fact.id };

@@ -17,6 +17,11 @@ export interface ValueChange {
   move: boolean;
   /** The person the thing is for, where a possessive names one ("Leo" of "move Leo's checkup"; trial12 F6). */
   owner?: string;
+  /**
+   * True where the person is the thing (rules 68): "Maria is now with Cigna instead of Aetna" changes what Maria is "with";
+   * `thing` is their name, `from` and `to` the values with the word before them ("with Aetna", "with Cigna").
+   */
+  self?: true;
 }
 
 const CHANGE_VERB = String.raw`(?:chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|updat(?:e|es|ed|ing)|(mov(?:e|es|ed|ing)|reschedul(?:e|es|ed|ing)|push(?:es|ed|ing)?|shift(?:s|ed|ing)?))`;
@@ -33,6 +38,12 @@ const END = String.raw`\s*(?:[.!?]|$|,\s*(?:please|thanks|thank\s+you)\b)`;
 const CHANGED = new RegExp(String.raw`\b${CHANGE_VERB}\s+${OWNER}\s+${THING}\s+(?:from\s+${VALUE}\s+)?to\s+${VALUE}(?:${AGAINST}${VALUE})?${END}`, 'iu');
 /** "my road bike order is now size 56, not 54", "the repair is on Thursday now, not Tuesday". */
 const IS_NOW = new RegExp(String.raw`\b${OWNER}\s+${THING}\s+(?:is|are)\s+(?:now\s+${VALUE}|${VALUE}\s+now)${AGAINST}${VALUE}${END}`, 'iu');
+
+/**
+ * A person told as with, at or in something now, against what they were before (rules 68): "Maria is now with Cigna instead
+ * of Aetna", "Sam is at Google now, not Meta". The word before the value ("with") is the frame both values are said in.
+ */
+const SELF_IS_NOW = new RegExp(String.raw`^([A-Z][\p{L}-]*(?:\s+[A-Z][\p{L}-]*)*)\s+(?:is|are)\s+(?:now\s+(with|at|in|on|under|through)\s+${VALUE}|(with|at|in|on|under|through)\s+${VALUE}\s+now)${AGAINST}(?:(?:with|at|in|on|under|through)\s+)?${VALUE}${END}`, 'u');
 
 /**
  * A booking told as it stands now, on a day (trial12 F6): "Leo is now booked for Monday 7 December 2026 at 4pm", "Sam's
@@ -68,6 +79,13 @@ export function changedValue(content: string): ValueChange | null {
     const [, thing, to1, to2, from] = n;
     const to = to1 ?? to2;
     if (thing && to && from && !denied(content, n.index)) return { thing, from, to: to.replace(/^on\s+/i, ''), move: false };
+  }
+  const p = SELF_IS_NOW.exec(content);
+  if (p) {
+    const [, name, frame1, to1, frame2, to2, from] = p;
+    const frame = (frame1 ?? frame2)!.toLowerCase();
+    const to = (to1 ?? to2)!.trim();
+    if (name && from && !/^(?:It|That|This|He|She|They|We|I|You|There)$/.test(name)) return { thing: name, from: `${frame} ${from.trim()}`, to: `${frame} ${to}`, move: false, self: true };
   }
   return null;
 }

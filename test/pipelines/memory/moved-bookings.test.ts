@@ -8,6 +8,7 @@ import { after, describe, test } from 'node:test';
 import type { Fact } from '../../../graph/memory-store.js';
 import { findDates } from '../../../pipelines/memory/relative-date.js';
 import { retimedText } from '../../../pipelines/memory/retimed.js';
+import { changedValue } from '../../../pipelines/memory/value-change.js';
 import { factsSaid } from '../../helpers/extract-said.js';
 import { memoryFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
@@ -82,5 +83,31 @@ describe('"Friday week"', () => {
     assert.equal(fact?.content, 'Maria and Jo plan to meet on Friday 11 December 2026');
     // "Friday weekend", "Friday weeks ago": no Friday of next week.
     for (const s of ["I'm away Friday weekend.", 'I saw her on a Friday weeks ago.']) assert.ok(!dates(s).includes('2026-12-11'), s);
+  });
+});
+
+describe('a person with something now, instead of what they were with', () => {
+  const fixtures: MemoryFixture[] = [];
+  after(async () => {
+    for (const f of fixtures) await f.close();
+  });
+
+  test('is read as a change of that', () => {
+    assert.deepEqual(changedValue('Maria is now with Cigna instead of Aetna'),
+      { thing: 'Maria', from: 'with Aetna', to: 'with Cigna', move: false, self: true });
+    assert.equal(changedValue('Sam Lee is at Google now, not Meta')?.to, 'at Google');
+    for (const s of ['Maria is with Cigna', 'It is now with Cigna instead of Aetna', 'Maria is now with Cigna instead of Aetna?']) assert.equal(changedValue(s), null, s);
+  });
+
+  test('"I am now with Cigna instead of Aetna" replaces "I am with Aetna"', async () => {
+    const f = await memoryFixture('t-moved', ['Maria', 'Jo']);
+    fixtures.push(f);
+    await f.say('s1', 'Maria', ['Jo'], 'I am with Aetna.', '2026-11-28T10:00:00.000Z');
+    await f.say('s2', 'Maria', ['Jo'], 'I am now with Cigna instead of Aetna.', '2026-12-01T10:00:00.000Z');
+    const facts = await f.memory.listFacts('t-moved', { includeHistory: true });
+    const current = facts.filter((x) => x.validTo === null).map((x) => x.content);
+    // Before: "Maria is with Aetna" stayed current beside the new fact.
+    assert.deepEqual(current.filter((c) => /Aetna|Cigna/.test(c)), ['Maria is with Cigna'], JSON.stringify(current));
+    assert.ok(facts.some((x) => x.validTo !== null && x.content === 'Maria is with Aetna'));
   });
 });
