@@ -379,5 +379,7 @@
  * (`BOOKING_ASKED`, embedded-rules.ts); a bare hour after "at" with a day ahead is a clock time by business hours, 7–11 am and 12–6 pm
  * ("on Friday at 10": "…at 10am"; clock-time.ts); a fact told from one clause is dated by the date its words keep where
  * the sentence names others ("…cancel my Thursday cleaning, I will call back next month…": January; `eventOfClause`).
+ * 68 (fixmove): a day moved to lies ahead (booked-for.ts); "Saturday at seven" keeps its hour, written into a plan retimed
+ * (clock-time.ts, retimed.ts); "Friday week" (weekday-of-week.ts); "X is now with A instead of B" replaces "X is with B" (value-change.ts).
  */
-export const EMBEDDED_RULES_VERSION = 67;
+export const EMBEDDED_RULES_VERSION = 68;
