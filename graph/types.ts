@@ -52,6 +52,19 @@ export interface Utterance {
    * stored over HTTP or before this was kept.
    */
   turnId?: string;
+  /**
+   * The recogniser that heard it and the rate its audio came at, for decisions that depend on both (the doubtful-speech
+   * gate, `minAsrConfidenceFor`); absent for text from a client and for utterances stored before this was kept.
+   */
+  heardBy?: HeardBy;
+}
+
+/** Which recogniser heard a turn, from audio at which rate. */
+export interface HeardBy {
+  /** The recogniser (`StreamingAsr.name`): `pocketsphinx`, `moonshine`, `sherpa-onnx`, `openai`. */
+  asr: string;
+  /** The stream's sample rate as declared, Hz (8000: a phone line). */
+  sampleRate: number;
 }
 
 /** A live or finished conversation. */

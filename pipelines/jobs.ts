@@ -4,7 +4,7 @@ import type { Stores } from '../graph/stores.js';
 import type { TenantId } from '../graph/types.js';
 import type { ServerEventPayloads, ServerEventType } from '../graph/core/events.js';
 import { analyseTurnAffect } from './affect/affect-turn.js';
-import { DEFAULT_MIN_ASR_CONFIDENCE, doubtfulSpeech } from './memory/doubtful-speech.js';
+import { DEFAULT_MIN_ASR_CONFIDENCE, doubtfulSpeech, type MinAsrConfidence } from './memory/doubtful-speech.js';
 import { createPersonaConsolidator } from './affect/persona.js';
 import { TextAffectClassifier } from './affect/text-affect.js';
 import { readWav } from './audio/wav.js';
@@ -50,7 +50,7 @@ export interface JobsConfig {
   /** Days an extraction kept for the re-run of an unfinished consolidation stays (`PARLEY_KEPT_EXTRACTION_DAYS`); default 7. */
   keptExtractionDays?: number;
   /** Lowest ASR confidence of a turn that feeds memory (`PARLEY_MEMORY_MIN_ASR_CONFIDENCE`); default `DEFAULT_MIN_ASR_CONFIDENCE`. */
-  memoryMinAsrConfidence?: number;
+  memoryMinAsrConfidence?: MinAsrConfidence;
 }
 
 export interface JobDeps {

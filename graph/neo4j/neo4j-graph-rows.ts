@@ -21,6 +21,8 @@ export function toUtterance(u: Props): Utterance {
     startMs: num(u.startMs), endMs: num(u.endMs), time: String(u.time), confidence: num(u.confidence),
     audioRef: (u.audioRef as string | undefined) ?? null,
     ...(typeof u.turnId === 'string' ? { turnId: u.turnId } : {}),
+    ...(typeof u.heardAsr === 'string' && u.heardSampleRate !== undefined && u.heardSampleRate !== null
+      ? { heardBy: { asr: u.heardAsr, sampleRate: toNum(u.heardSampleRate) } } : {}),
   };
 }
 

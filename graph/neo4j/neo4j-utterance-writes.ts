@@ -42,14 +42,15 @@ export async function writeUtterances(tx: ManagedTransaction, t: string, utteran
       id: ids[i]!, sessionId: u.sessionId, seq: int(seq), speakerId: u.speakerId,
       addresseeIds: [...new Set(u.addresseeIds)].filter((a) => a !== u.speakerId), text: u.text,
       startMs: u.startMs, endMs: u.endMs, time: u.time, confidence: u.confidence, audioRef: u.audioRef,
-      turnId: u.turnId ?? null,
+      turnId: u.turnId ?? null, heardAsr: u.heardBy?.asr ?? null, heardSampleRate: u.heardBy ? int(u.heardBy.sampleRate) : null,
     };
   });
   await tx.run(`
     UNWIND $rows AS row
     CREATE (u:Utterance {tenant: $tenant, id: row.id, sessionId: row.sessionId, seq: row.seq,
       speakerId: row.speakerId, addresseeIds: row.addresseeIds, text: row.text, startMs: row.startMs,
-      endMs: row.endMs, time: row.time, confidence: row.confidence, audioRef: row.audioRef, turnId: row.turnId})
+      endMs: row.endMs, time: row.time, confidence: row.confidence, audioRef: row.audioRef, turnId: row.turnId,
+      heardAsr: row.heardAsr, heardSampleRate: row.heardSampleRate})
     WITH u, row
     OPTIONAL MATCH (p:Participant {tenant: $tenant, id: row.speakerId})
     FOREACH (_ IN CASE WHEN p IS NULL THEN [] ELSE [1] END | CREATE (p)-[:SPEAKS]->(u))

@@ -10,14 +10,15 @@ export interface ParticipantRow {
 export interface UtteranceRow {
   id: string; session_id: string; seq: number; speaker_id: string; text: string;
   start_ms: number | null; end_ms: number | null; time: string; confidence: number | null;
-  audio_ref: string | null; turn_id: string | null; addressees: string | null;
+  audio_ref: string | null; turn_id: string | null; heard_asr: string | null; heard_sample_rate: number | null;
+  addressees: string | null;
 }
 export interface SessionRow {
   id: string; started_at: string; ended_at: string | null; metadata: string; last_event_seq: number; audio_stream_ms: number | null; active_at: string | null; stream_owner?: string | null; stream_clock?: string | null;
 }
 
 export const UTTERANCE_COLUMNS = `u.id, u.session_id, u.seq, u.speaker_id, u.text, u.start_ms, u.end_ms, u.time,
-  u.confidence, u.audio_ref, u.turn_id,
+  u.confidence, u.audio_ref, u.turn_id, u.heard_asr, u.heard_sample_rate,
   (SELECT json_group_array(a.participant_id) FROM addresses a
      WHERE a.tenant = u.tenant AND a.utterance_id = u.id) AS addressees`;
 
@@ -55,6 +56,7 @@ export function toUtterance(row: UtteranceRow): Utterance {
     confidence: row.confidence,
     audioRef: row.audio_ref,
     ...(row.turn_id ? { turnId: row.turn_id } : {}),
+    ...(row.heard_asr !== null && row.heard_sample_rate !== null ? { heardBy: { asr: row.heard_asr, sampleRate: row.heard_sample_rate } } : {}),
   };
 }
 

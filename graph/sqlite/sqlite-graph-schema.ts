@@ -54,6 +54,8 @@ const SESSION_MIGRATIONS: Array<{ column: string; add: string }> = [
 ];
 const UTTERANCE_MIGRATIONS: Array<{ column: string; add: string }> = [
   { column: 'turn_id', add: 'ALTER TABLE utterances ADD COLUMN turn_id TEXT' },
+  { column: 'heard_asr', add: 'ALTER TABLE utterances ADD COLUMN heard_asr TEXT' },
+  { column: 'heard_sample_rate', add: 'ALTER TABLE utterances ADD COLUMN heard_sample_rate INTEGER' },
 ];
 
 /**

@@ -16,8 +16,9 @@ import { toUtterance, UTTERANCE_COLUMNS, type UtteranceRow } from './sqlite-grap
 export function addUtterances(db: SqliteDatabase, tenant: TenantId, utterances: NewUtterance[], options: AddUtterancesOptions = {}): Utterance[] {
   const nextSeq = utteranceSeqCounter(db);
   const insert = db.prepare(`INSERT INTO utterances
-    (tenant, id, session_id, seq, speaker_id, text, start_ms, end_ms, time, confidence, audio_ref, turn_id)
-    VALUES (@tenant, @id, @sessionId, @seq, @speakerId, @text, @startMs, @endMs, @time, @confidence, @audioRef, @turnId)`);
+    (tenant, id, session_id, seq, speaker_id, text, start_ms, end_ms, time, confidence, audio_ref, turn_id, heard_asr, heard_sample_rate)
+    VALUES (@tenant, @id, @sessionId, @seq, @speakerId, @text, @startMs, @endMs, @time, @confidence, @audioRef, @turnId,
+      @heardAsr, @heardSampleRate)`);
   const edge = db.prepare(
     'INSERT OR IGNORE INTO addresses (tenant, utterance_id, participant_id) VALUES (?, ?, ?)',
   );
@@ -37,6 +38,7 @@ export function addUtterances(db: SqliteDatabase, tenant: TenantId, utterances: 
       insert.run({
         tenant, id, seq, sessionId: u.sessionId, speakerId: u.speakerId, text: u.text,
         startMs: u.startMs, endMs: u.endMs, time: u.time, confidence: u.confidence, audioRef: u.audioRef, turnId: u.turnId ?? null,
+        heardAsr: u.heardBy?.asr ?? null, heardSampleRate: u.heardBy?.sampleRate ?? null,
       });
       for (const a of new Set(u.addresseeIds)) if (a !== u.speakerId) edge.run(tenant, id, a);
       ids.push(id);

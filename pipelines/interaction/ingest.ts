@@ -4,7 +4,7 @@ import type { JobQueue } from '../../graph/job-queue.js';
 import type { LexicalIndex } from '../../graph/lexical-index.js';
 import type { MemoryStore } from '../../graph/memory-store.js';
 import { ParleyError } from '../../graph/core/errors.js';
-import type { Participant, TenantId, Utterance } from '../../graph/types.js';
+import type { HeardBy, Participant, TenantId, Utterance } from '../../graph/types.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../memory/consolidate.js';
 import { inferAddressees as inferSpeakerAddressees } from '../speaker/addressee-inference.js';
 import { ParticipantResolver } from './participant-resolver.js';
@@ -30,6 +30,8 @@ export interface UtteranceInput {
   audioRef?: string | null;
   /** The `/v1/stream` turn storing it (kept with it for resends). */
   turnId?: string;
+  /** The recogniser that heard it and its stream's rate (the audio pipeline's turns). */
+  heardBy?: HeardBy;
   /** Confidence of the speaker attribution in [0, 1]; 1 when the client named the speaker. */
   speakerConfidence?: number;
   /** The speaker was first heard in this utterance (set by voice re-identification). */
@@ -222,6 +224,7 @@ export class InteractionIngest {
           confidence: input.confidence ?? null,
           audioRef: input.audioRef ?? null,
           ...(input.turnId ? { turnId: input.turnId } : {}),
+          ...(input.heardBy ? { heardBy: input.heardBy } : {}),
         })), options);
         await this.afterStore(tenant, rows);
         return rows;

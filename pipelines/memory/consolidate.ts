@@ -18,7 +18,7 @@ import { finishPendingRenames } from '../interaction/finish-rename.js';
 import { nameUnnamed, renameInText, UNNAMED_WORDS } from '../interaction/rename-facts.js';
 import { speakerLockKey, subjectLockKey } from './subject-lock.js';
 import { changedValue } from './value-change.js';
-import { DEFAULT_MIN_ASR_CONFIDENCE, doubtfulSpeech } from './doubtful-speech.js';
+import { DEFAULT_MIN_ASR_CONFIDENCE, doubtfulSpeech, type MinAsrConfidence } from './doubtful-speech.js';
 import { deletedByMoved, movedFacts, reopenDeleted, revisedSince, staleExtractionFacts, withdrawMoved, withdrawnSubjects } from './revised-speaker.js';
 
 export { extractedFactId, type MemoryOp } from './fact-writes.js';
@@ -62,9 +62,10 @@ export interface ConsolidationDeps {
   locks?: KeyedLock;
   /**
    * A recognised turn below this ASR confidence gives memory nothing (`doubtfulSpeech`), and is no context of the turns
-   * after it (nor is what came before it); default `DEFAULT_MIN_ASR_CONFIDENCE`.
+   * after it (nor is what came before it); `auto` sets each turn's by what heard it (`minAsrConfidenceFor`); default
+   * `DEFAULT_MIN_ASR_CONFIDENCE`.
    */
-  minAsrConfidence?: number;
+  minAsrConfidence?: MinAsrConfidence;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { MemoryStore } from '../../graph/memory-store.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
 import { CALLER, UNNAMED, type ExtractionResult, type Extractor } from './extractor.js';
 import { withProperNounCase } from './proper-noun-case.js';
-import { DEFAULT_MIN_ASR_CONFIDENCE, doubtfulSpeech } from './doubtful-speech.js';
+import { DEFAULT_MIN_ASR_CONFIDENCE, doubtfulSpeech, type MinAsrConfidence } from './doubtful-speech.js';
 
 /**
  * A sentence that starts with a capitalised word other than "I", after any connective ("And Maya likes dinosaurs", fix9):
@@ -39,7 +39,7 @@ export interface KeptExtraction extends ExtractionResult {
  * asking the extractor again, which an LLM may answer in other words.
  */
 export async function extractOnce(
-  deps: ExtractionDeps, tenant: TenantId, u: Utterance, contextTurns: number, minAsrConfidence = DEFAULT_MIN_ASR_CONFIDENCE,
+  deps: ExtractionDeps, tenant: TenantId, u: Utterance, contextTurns: number, minAsrConfidence: MinAsrConfidence = DEFAULT_MIN_ASR_CONFIDENCE,
 ): Promise<KeptExtraction> {
   const kept = await deps.memory.keptExtraction(tenant, u.id);
   if (kept !== null) return JSON.parse(kept) as KeptExtraction;
@@ -67,7 +67,7 @@ export async function extractOnce(
  * heard too badly to remember, it is a gap, not context. What it really said may be what `u` answers, acts on ("order
  * it"), cancels ("cancel that") or names with a pronoun, so neither its words nor an earlier turn in its place are read.
  */
-async function previousTurns(graph: GraphStore, tenant: TenantId, u: Utterance, n: number, minAsrConfidence: number): Promise<Utterance[]> {
+async function previousTurns(graph: GraphStore, tenant: TenantId, u: Utterance, n: number, minAsrConfidence: MinAsrConfidence): Promise<Utterance[]> {
   if (n <= 0) return [];
   const turns = await graph.recentUtterances(tenant, u.sessionId, n, u.seq);
   return turns.slice(turns.findLastIndex((t) => doubtfulSpeech(t, minAsrConfidence)) + 1);

@@ -3,14 +3,14 @@ import type { TenantId } from '../../graph/types.js';
 import type { VectorFilter, VectorHit, VectorStore } from '../../graph/vector-store.js';
 import { cosine } from '../embeddings/text-embedder.js';
 import { collectionFor } from '../memory/collections.js';
-import { doubtfulSpeech } from '../memory/doubtful-speech.js';
+import { doubtfulSpeech, type MinAsrConfidence } from '../memory/doubtful-speech.js';
 
 /** Options for {@link withFreshTurns}. */
 export interface FreshTurnsOptions {
   /** The tenant's newest turns (matching the search's filters) looked at for a missing vector; default 32. */
   recent?: number;
-  /** Lowest ASR confidence of a turn that feeds memory (`PARLEY_MEMORY_MIN_ASR_CONFIDENCE`): doubtful turns never get a vector, and are not scored. */
-  minAsrConfidence?: number;
+  /** Lowest ASR confidence of a turn that feeds memory (`PARLEY_MEMORY_MIN_ASR_CONFIDENCE`): doubtful turns never get a vector, and are not scored. Default 0, none. */
+  minAsrConfidence?: MinAsrConfidence;
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { TextEmbedderName } from '../../pipelines/embeddings/text-embedder-choice.js';
 import type { Env, EnvReader } from './env-reader.js';
 import { DEFAULT_ASSISTANT_NAMES } from '../../pipelines/interaction/non-person-labels.js';
-import { DEFAULT_MIN_ASR_CONFIDENCE } from '../../pipelines/memory/doubtful-speech.js';
+import { DEFAULT_MIN_ASR_CONFIDENCE, type MinAsrConfidence } from '../../pipelines/memory/doubtful-speech.js';
 import { CONTEXT_SCOPES, type ContextScope } from '../../pipelines/retrieval/context-scope.js';
 
 /** How memories are extracted and embedded, and where models live. */
@@ -35,10 +35,12 @@ export interface MemorySettings {
   modelsDir: string;
   /**
    * `PARLEY_MEMORY_MIN_ASR_CONFIDENCE`: a recognised turn below this ASR confidence (0–1) is kept in the transcript
-   * but gives memory nothing (no facts, profile, persona or search entry): see `doubtfulSpeech`. Default 0, no gate
-   * (`DEFAULT_MIN_ASR_CONFIDENCE`); 0.35 (`ROOM_SPEECH_MIN_ASR_CONFIDENCE`) for pocketsphinx in 16 kHz rooms.
+   * but gives memory nothing (no facts, profile, persona or search entry): see `doubtfulSpeech`. Default `auto`
+   * (`DEFAULT_MIN_ASR_CONFIDENCE`): 0.35 (`ROOM_SPEECH_MIN_ASR_CONFIDENCE`) for turns pocketsphinx heard from wideband
+   * (16 kHz and up) audio, no gate for phone-line (8 kHz) turns, other recognisers' (Moonshine) turns and typed text
+   * (`minAsrConfidenceFor`). A number applies to every recognised turn; 0: no gate.
    */
-  memoryMinAsrConfidence: number;
+  memoryMinAsrConfidence: MinAsrConfidence;
   /**
    * `PARLEY_RETRIEVAL_FRESH_TURNS`: how many of the tenant's newest turns with no vector yet (their consolidation job not
    * run) every dense search over turns scores at question time (`withFreshTurns`); default 0, off (opt-in: it cost a
@@ -57,6 +59,17 @@ export interface MemorySettings {
    * line carries one customer per call, so another customer's memories must never reach its agent).
    */
   contextScope: ContextScope | null;
+}
+
+/** `PARLEY_MEMORY_MIN_ASR_CONFIDENCE`: `auto` (any case) or a number from 0 to 1; unset: `DEFAULT_MIN_ASR_CONFIDENCE`. */
+function minAsrConfidence(r: EnvReader, env: Env): MinAsrConfidence {
+  const raw = env.PARLEY_MEMORY_MIN_ASR_CONFIDENCE?.trim() ?? '';
+  if (raw === '') return DEFAULT_MIN_ASR_CONFIDENCE;
+  if (raw.toLowerCase() === 'auto') return 'auto';
+  const value = Number(raw);
+  if (Number.isFinite(value) && value >= 0 && value <= 1) return value;
+  r.problems.push(`PARLEY_MEMORY_MIN_ASR_CONFIDENCE=${JSON.stringify(raw)} must be auto or a number from 0 to 1`);
+  return DEFAULT_MIN_ASR_CONFIDENCE;
 }
 
 /** The names of `PARLEY_ASSISTANT_NAMES`: comma-separated, `none` for none. */
@@ -84,7 +97,7 @@ export function readMemorySettings(
     transcriptionModel: r.string('PARLEY_TRANSCRIPTION_MODEL', 'gpt-4o-mini-transcribe'),
     // Where `npm run models` installs them, whatever the working directory (an MCP client may start Parley elsewhere).
     modelsDir: models,
-    memoryMinAsrConfidence: r.number('PARLEY_MEMORY_MIN_ASR_CONFIDENCE', DEFAULT_MIN_ASR_CONFIDENCE, 0, 1),
+    memoryMinAsrConfidence: minAsrConfidence(r, env),
     retrievalFreshTurns: r.int('PARLEY_RETRIEVAL_FRESH_TURNS', 0, 0, 1000),
     answerableTopicGate: r.oneOf('PARLEY_ANSWERABLE_TOPIC_GATE', ['on', 'off'] as const, 'off') === 'on',
     contextScope: env.PARLEY_CONTEXT_SCOPE?.trim() ? r.oneOf('PARLEY_CONTEXT_SCOPE', CONTEXT_SCOPES, 'all') : null,

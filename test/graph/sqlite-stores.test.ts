@@ -191,11 +191,14 @@ describe('sqlite graph store: a database from before utterances kept their turn'
       const old = await store.getUtterance('t1', 'u_old');
       assert.equal(old?.text, 'Said before the upgrade.');
       assert.equal(old?.turnId, undefined);
+      assert.equal(old?.heardBy, undefined, 'what heard it is unknown: no doubtful-speech gate under auto');
       const [added] = await store.addUtterances('t1', [{
         id: 'u_new', sessionId: 's1', speakerId: 'p_a', text: 'Said after it.', addresseeIds: [], startMs: null, endMs: null,
-        time: '2026-01-02T00:00:00.000Z', confidence: null, audioRef: null, turnId: 'turn_3',
+        time: '2026-01-02T00:00:00.000Z', confidence: 0.5, audioRef: null, turnId: 'turn_3',
+        heardBy: { asr: 'pocketsphinx', sampleRate: 16000 },
       }]);
       assert.equal(added?.turnId, 'turn_3');
+      assert.deepEqual(added?.heardBy, { asr: 'pocketsphinx', sampleRate: 16000 });
       assert.equal(added?.seq, 2, 'the session counter starts from the highest number the old table held');
       db.close();
     } finally {

@@ -12,6 +12,7 @@ import { createConsolidationHandler, type ConsolidationJob, type MemoryOp } from
 import { LlmJsonClient } from '../../pipelines/memory/llm-client.js';
 import { LlmDecider } from '../../pipelines/memory/llm-decider.js';
 import { LlmExtractor } from '../../pipelines/memory/llm-extractor.js';
+import type { MinAsrConfidence } from '../../pipelines/memory/doubtful-speech.js';
 
 /** Dimension of the double's embeddings. */
 const DIMENSION = 64;
@@ -63,10 +64,10 @@ export interface LlmConsolidation {
 /**
  * The consolidation handler of the LLM memory path over `fixture`'s database: the LLM extractor and
  * embedder against the double, and the LLM decider when `decider` is set (else the rule decider).
- * Every batch of ops it publishes goes to `onOps`; `minAsrConfidence` is the doubtful-speech gate (default none).
+ * Every batch of ops it publishes goes to `onOps`; `minAsrConfidence` is the doubtful-speech gate (default `auto`: none for these turns, which name no recogniser).
  */
 export function llmConsolidation(
-  fixture: LlmDoubleFixture, options: { decider: boolean; onOps: (ops: MemoryOp[]) => void; minAsrConfidence?: number },
+  fixture: LlmDoubleFixture, options: { decider: boolean; onOps: (ops: MemoryOp[]) => void; minAsrConfidence?: MinAsrConfidence },
 ): LlmConsolidation {
   const { double, db } = fixture;
   const llm = new LlmJsonClient({ baseURL: double.baseURL, apiKey: 'test-key', model: 'double-model' });

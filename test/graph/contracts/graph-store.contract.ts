@@ -86,6 +86,21 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.deepEqual((await fx.store.getTranscript('t1', 's1')).map((u) => u.turnId), ['turn_7', undefined]);
     });
 
+    test('an utterance keeps the recogniser and rate that heard it; text and old rows have none (trial12 F12)', async () => {
+      const ana = await fx.store.createParticipant('t1', { name: 'Ana' });
+      const [room, phone, typed] = await fx.store.addUtterances('t1', [
+        utterance('s1', ana.id, 'niacin learn shit', { id: 'heard-room', confidence: 0.11, heardBy: { asr: 'pocketsphinx', sampleRate: 16000 } }),
+        utterance('s1', ana.id, 'I live in Leeds', { id: 'heard-phone', confidence: 0.11, heardBy: { asr: 'moonshine', sampleRate: 8000 } }),
+        utterance('s1', ana.id, 'Typed.'),
+      ]);
+      assert.deepEqual(room?.heardBy, { asr: 'pocketsphinx', sampleRate: 16000 });
+      assert.deepEqual(phone?.heardBy, { asr: 'moonshine', sampleRate: 8000 });
+      assert.equal(typed?.heardBy, undefined);
+      assert.deepEqual((await fx.store.getUtterance('t1', 'heard-phone'))?.heardBy, { asr: 'moonshine', sampleRate: 8000 });
+      assert.deepEqual((await fx.store.getTranscript('t1', 's1')).map((u) => u.heardBy),
+        [{ asr: 'pocketsphinx', sampleRate: 16000 }, { asr: 'moonshine', sampleRate: 8000 }, undefined]);
+    });
+
     test('sessions open once and keep their settings', async () => {
       const first = await fx.store.openSession('t1', 's1', '2026-11-01T10:00:00.000Z');
       const again = await fx.store.openSession('t1', 's1', '2026-11-02T10:00:00.000Z');
