@@ -12,6 +12,7 @@ import { expectedAnswerType } from './answer-type.js';
 import { coverage } from './question-policy.js';
 import { oncePerSourceTurn } from './one-per-turn.js';
 import { reciprocalRankFusion } from './rrf.js';
+import { personaWithin, withinScope, type MemoryScope } from './context-scope.js';
 import { heldAsOf } from './as-of.js';
 import type { TemporalIntent } from './temporal-intent.js';
 import type { AsOfWindow } from './time-scope.js';
@@ -156,6 +157,8 @@ export interface MemoryLayerInput {
   subjects?: readonly string[];
   /** ISO-8601 time the question is asked at: a fact past its own end (`validUntil`) no longer holds. Default now. */
   now?: string;
+  /** Only memories of these people (`context_scope: participants`), left out before the top `k`; absent: all. */
+  scope?: MemoryScope;
 }
 
 /**
@@ -242,7 +245,10 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
     return [{ ...c, score: c.score * (intent === 'past' ? (o.pastFactor ?? 1.5) : (o.supersededFactor ?? 0.5)) }];
   }).sort((a, b) => b.score - a.score || rankOfKind(a) - rankOfKind(b));
   // "Where is Sam working this week?": a temporary value that holds before the lasting one; "where does Sam work?": the lasting first.
-  const scored = inAskedOrder(ranked, validity && (o.validityAsked ?? true) && intent !== 'past' ? validityAsked(input.question) : null, nowIso);
+  const asked = inAskedOrder(ranked, validity && (o.validityAsked ?? true) && intent !== 'past' ? validityAsked(input.question) : null, nowIso);
+  // Before the top k: what falls outside the scope never takes a place.
+  const { scope } = input;
+  const scored = scope ? asked.filter((c) => (c.kind === 'persona' ? personaWithin([c.p], scope).length > 0 : withinScope(c.kind === 'turn' ? c.u : c.f, scope))) : asked;
 
   // A fact item stands for the turns it came from: drop a turn a better-ranked fact already restates
   // (`sourceOnce`: and a fact or turn whose source turns are all served already).
