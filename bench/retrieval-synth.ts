@@ -19,10 +19,11 @@ function seeded(seed: number): () => number {
 
 /**
  * Fill one tenant with `n` synthetic interaction memories straight into the stores (not through the
- * API): utterances, vectors composed from a few real embeddings plus noise, BM25 docs, and a left
- * brain of `entities` entities with links. Returns the time it took, ms.
+ * API): utterances of `people` participants (default 20; turn i is said by Person(i mod people) to the next one),
+ * vectors composed from a few real embeddings plus noise, BM25 docs, and a left brain of `entities` entities with
+ * links. Returns the time it took, ms.
  */
-export async function synthesiseMemories(app: FastifyInstance, tenant: string, n: number, entities: number): Promise<number> {
+export async function synthesiseMemories(app: FastifyInstance, tenant: string, n: number, entities: number, people = 20): Promise<number> {
   const t0 = performance.now();
   const { stores, retriever, entityIndex } = app;
   const embedder = retriever.embedder;
@@ -33,8 +34,8 @@ export async function synthesiseMemories(app: FastifyInstance, tenant: string, n
   const names = Array.from({ length: entities }, (_, i) => (i < REAL.length ? REAL[i]! : `project ${i}`));
   const baseVecs = await embedder.embed(names.map((nm) => `the ${nm}`));
   const phraseVecs = await embedder.embed(PHRASES);
-  const people = [];
-  for (let i = 0; i < 20; i++) people.push((await stores.graph.createParticipant(tenant, { name: `Person${i}` })).id);
+  const ids: string[] = [];
+  for (let i = 0; i < people; i++) ids.push((await stores.graph.createParticipant(tenant, { name: `Person${i}` })).id);
   const entityIds: string[] = [];
   for (const [i, nm] of names.entries()) {
     const schema = SEED_SCHEMAS[i % SEED_SCHEMAS.length]!;
@@ -52,10 +53,10 @@ export async function synthesiseMemories(app: FastifyInstance, tenant: string, n
     for (let i = start; i < Math.min(n, start + batch); i++) {
       const e = Math.floor(rand() * entities);
       const p = Math.floor(rand() * PHRASES.length);
-      const speaker = people[i % people.length]!;
+      const speaker = ids[i % people]!;
       meta.push({ e, p });
-      rows.push({ sessionId: `synth-${Math.floor(i / 100)}`, speakerId: speaker, addresseeIds: [people[(i + 1) % people.length]!],
-        text: `Person${i % 20} talked about the ${names[e]} ${PHRASES[p]}`, startMs: null, endMs: null,
+      rows.push({ sessionId: `synth-${Math.floor(i / 100)}`, speakerId: speaker, addresseeIds: [ids[(i + 1) % people]!],
+        text: `Person${i % people} talked about the ${names[e]} ${PHRASES[p]}`, startMs: null, endMs: null,
         time: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(), confidence: null, audioRef: null });
     }
     for (const s of new Set(rows.map((r) => r.sessionId))) await stores.graph.openSession(tenant, s, new Date().toISOString());

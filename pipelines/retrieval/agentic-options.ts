@@ -5,6 +5,7 @@ import type { MemoryLayerOptions } from './memory-layer.js';
 import type { PolicyOptions } from './question-policy.js';
 import type { TimeScopeOptions } from './time-scope.js';
 import type { WordNet } from './wordnet.js';
+import type { MemoryScope } from './context-scope.js';
 
 /** An explicit question to answer from memory. */
 export interface QuestionInput {
@@ -21,6 +22,11 @@ export interface QuestionInput {
   addresseeId?: string;
   /** Turns (utterance ids) that are no evidence: the turn that asked the question. */
   excludeIds?: string[];
+  /**
+   * Only memories of these people (`context_scope: participants`): every turn, fact, profile, relation and persona node
+   * outside it is left out before the top `k` are taken. Absent: the whole tenant.
+   */
+  scope?: MemoryScope;
   /** When the question is asked: what relative times ("last week") count from and what has ended by ("for a month"); default now.*/
   now?: Date;
   signal?: AbortSignal;

@@ -18,6 +18,7 @@ import { temporalIntent } from './temporal-intent.js';
 import { defaultWordNet } from './wordnet.js';
 import { answerable, DEFAULT_TOPIC_BARS, relevance, relevanceSignals, topicForms, type RelevanceSignals } from './relevance.js';
 import type { MemoryItem } from '../../graph/core/events.js';
+import { withinScope } from './context-scope.js';
 import { inScope, timeScope, type TimeRange } from './time-scope.js';
 
 // The question's types and options, and the named subject's match, live beside the loop; their importers find them here too.
@@ -147,7 +148,8 @@ export async function answerQuestion(
   }
 
   // Boost the asker's own evidence, then hydrate the best k.
-  const missing = ranking.slice(0, k * 3).map((r) => r.id).filter((id) => !utterances.has(id));
+  // A scope leaves out other people's turns: all the rounds ranked are read, so it still finds k of its own.
+  const missing = (input.scope ? ranking : ranking.slice(0, k * 3)).map((r) => r.id).filter((id) => !utterances.has(id));
   for (const u of await stores.graph.getUtterances(tenant, missing)) utterances.set(u.id, u);
   const boost = options.askerBoost ?? 0.25;
   const sessionBoost = options.sessionBoost ?? 0.5;
@@ -166,7 +168,7 @@ export async function answerQuestion(
     answerType === 'time' ? holdsTimeAnswer(m, timeAnswers) : answerType !== null && holdsAnswerType(m.text, answerType);
   // Neighbours reached by spreading honour the explicit filters too.
   const allowed = (u: Utterance): boolean => (!input.speakerId || u.speakerId === input.speakerId) &&
-    (!input.addresseeId || u.addresseeIds.includes(input.addresseeId));
+    (!input.addresseeId || u.addresseeIds.includes(input.addresseeId)) && (!input.scope || withinScope(u, input.scope));
   const excluded = new Set(input.excludeIds ?? []);
   // A turn with no content word ("Noted.", "Thanks, bye") is no evidence, however its session or neighbours boost it,
   // unless it answers the question just before it ("Do you eat meat?" / "No."): the pairing below reads them together.
@@ -224,7 +226,7 @@ export async function answerQuestion(
     stores, tenant, names: new NameResolver(stores.graph, tenant), question: input.question,
     keywords: [...rewritten.terms, ...rewritten.nameWords].join(' '), vector: questionVector,
     terms: rewritten.terms, subjects: boosted, filters, askerId, factor, intent, asOf: asOf ? scope?.windows ?? [] : [], turns: final, k, rrfK, depth: ctx.depth,
-    ...(input.now ? { now: input.now.toISOString() } : {}),
+    ...(input.now ? { now: input.now.toISOString() } : {}), ...(input.scope ? { scope: input.scope } : {}),
   }, {
     ...options, ...(who ? { supersededFactor: options.whoSupersededFactor ?? 1 } : {}),
   });

@@ -12,6 +12,7 @@ import { expectedAnswerType } from './answer-type.js';
 import { coverage } from './question-policy.js';
 import { oncePerSourceTurn } from './one-per-turn.js';
 import { reciprocalRankFusion } from './rrf.js';
+import { personaWithin, withinScope, type MemoryScope } from './context-scope.js';
 import { heldAsOf } from './as-of.js';
 import type { TemporalIntent } from './temporal-intent.js';
 import type { AsOfWindow } from './time-scope.js';
@@ -156,6 +157,8 @@ export interface MemoryLayerInput {
   subjects?: readonly string[];
   /** ISO-8601 time the question is asked at: a fact past its own end (`validUntil`) no longer holds. Default now. */
   now?: string;
+  /** Only memories of these people (`context_scope: participants`), left out before the top `k`; absent: all. */
+  scope?: MemoryScope;
 }
 
 /**
@@ -186,7 +189,9 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
     // As of the earliest time no fact has ended on its own: only closed facts close a turn.
     validity ? turnsClosedAt(stores, tenant, input.turns.map((t) => t.u), endsStale ? nowIso : EARLIEST, introduction) : Promise.resolve(new Map<string, string>()),
   ]);
-  const facts = matched.filter((f) => !introduction(f));
+  // Before a fact stands for its turn: one about someone outside the scope leaves the turn to serve as itself.
+  const { scope } = input;
+  const facts = matched.filter((f) => !introduction(f) && (!scope || withinScope(f, scope)));
   const turnCandidates: Candidate[] = input.turns.map((t, i) => ({ kind: 'turn', id: t.u.id, score: share(i + 1), u: t.u, closedAt: closedAt.get(t.u.id) ?? null }));
   const topical = facts.filter((f) => input.terms.length === 0 || coverage(factWords(f), input.terms) > 0);
   const ownRank = (weight: number) => (f: Fact, i: number): number =>
@@ -229,7 +234,7 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
     await addSlotAnswers(input, candidates, slotWeight, nowIso);
   }
   const speaker = input.filters.speakerId;
-  persona.filter((p) => !speaker || p.node.participantId === speaker)
+  (scope ? personaWithin(persona, scope) : persona).filter((p) => !speaker || p.node.participantId === speaker)
     .forEach((p, i) => candidates.push({ kind: 'persona', id: p.id, score: personaW * share(i + 1), p }));
 
   // Among facts of one slot (or one subject and topic) that ended on their own and answer a "When…?" (`endedAnswersWhen`), the newest told leads
@@ -242,7 +247,9 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
     return [{ ...c, score: c.score * (intent === 'past' ? (o.pastFactor ?? 1.5) : (o.supersededFactor ?? 0.5)) }];
   }).sort((a, b) => b.score - a.score || rankOfKind(a) - rankOfKind(b));
   // "Where is Sam working this week?": a temporary value that holds before the lasting one; "where does Sam work?": the lasting first.
-  const scored = inAskedOrder(ranked, validity && (o.validityAsked ?? true) && intent !== 'past' ? validityAsked(input.question) : null, nowIso);
+  const asked = inAskedOrder(ranked, validity && (o.validityAsked ?? true) && intent !== 'past' ? validityAsked(input.question) : null, nowIso);
+  // Before the top k: what falls outside the scope never takes a place (the facts replaced ones and slot answers brought).
+  const scored = scope ? asked.filter((c) => (c.kind === 'persona' ? personaWithin([c.p], scope).length > 0 : withinScope(c.kind === 'turn' ? c.u : c.f, scope))) : asked;
 
   // A fact item stands for the turns it came from: drop a turn a better-ranked fact already restates
   // (`sourceOnce`: and a fact or turn whose source turns are all served already).

@@ -16,7 +16,7 @@ import type { MemoryItem } from '../../graph/core/events.js';
 /** Answers an explicit question from memory (WS `query`, `POST /v1/query`). */
 export type MemoryQueryFn = (
   tenant: string,
-  input: Pick<QuestionInput, 'question' | 'asker' | 'k' | 'sessionId' | 'speakerId' | 'addresseeId' | 'excludeIds' | 'now'>,
+  input: Pick<QuestionInput, 'question' | 'asker' | 'k' | 'sessionId' | 'speakerId' | 'addresseeId' | 'excludeIds' | 'now' | 'scope'>,
 ) => Promise<{ evidence: MemoryItem[]; answerable: boolean; rounds: number; timings: Record<string, number> }>;
 
 declare module 'fastify' {

@@ -144,6 +144,9 @@ export const QueryMessage = Type.Object({
     format: 'date-time',
     description: "ISO-8601 time the question is asked at, as POST /v1/query's `now` (\"yesterday\", \"last week\", \"still\", an end a fact carries are read relative to it: a replay, a simulated day); default the server's clock",
   })),
+  context_scope: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('participants')], {
+    description: "whose memories the answer may hold, as memory.context's (README, context_scope): all (the tenant) or participants (only the people of this session); default the session's own scope",
+  })),
 }, STRICT);
 
 export const SessionEndMessage = Type.Object({ type: Type.Literal('session.end') }, STRICT);

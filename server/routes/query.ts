@@ -15,6 +15,7 @@ import {
 } from '../protocol/http-schemas.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 import { askingTurnIds } from '../../pipelines/retrieval/turn-evidence.js';
+import { queryScope } from './query-scope.js';
 
 export { QueryBody } from '../protocol/http-schemas.js';
 
@@ -69,7 +70,10 @@ export async function askMemory(app: FastifyInstance, tenant: string, body: Quer
   }
   const askerId = asker?.id ?? null;
   // The turn that asked it (stored just before, as the README's LLM-turn example does) is no evidence of its answer.
-  const excludeIds = body.session_id ? await askingTurnIds(app.stores.graph, tenant, body.session_id, body.question) : [];
+  const [excludeIds, scope] = await Promise.all([
+    body.session_id ? askingTurnIds(app.stores.graph, tenant, body.session_id, body.question) : [],
+    queryScope(app, tenant, body),
+  ]);
   const answer = await app.memoryQuery(tenant, {
     question: body.question, asker: askerId, k: body.k ?? 5,
     ...(body.now !== undefined ? { now: new Date(isoTime(body.now, 'now')) } : {}),
@@ -77,6 +81,7 @@ export async function askMemory(app: FastifyInstance, tenant: string, body: Quer
     ...(excludeIds.length > 0 ? { excludeIds } : {}),
     ...(speakerId ? { speakerId } : {}),
     ...(addresseeId ? { addresseeId } : {}),
+    ...(scope ? { scope } : {}),
   });
   return {
     evidence: answer.evidence, answerable: answer.answerable, asker, rounds: answer.rounds,

@@ -408,16 +408,17 @@ export class LiveSession implements TurnSession {
   /**
    * Under `participants`, the people whose memories `memory.context` may hold: those heard or addressed in this session
    * (as its name spotting knows them: a resumed session's last 50 turns, then every turn), the returning caller behind its
-   * pending external id (one read, kept while that id is pending), and its agents; null under `all`.
+   * pending external id (one read, kept while that id is pending), and its agents; null under `all`. `scope` (default
+   * the session's {@link contextScope}) is a `query` message's own `context_scope`.
    */
-  memoryScope(): MemoryScope | null | Promise<MemoryScope | null> {
-    if (this.contextScope === 'all') return null;
-    const scope = (expected: string | null): MemoryScope => ({
+  memoryScope(scope: ContextScope = this.contextScope): MemoryScope | null | Promise<MemoryScope | null> {
+    if (scope === 'all') return null;
+    const within = (expected: string | null): MemoryScope => ({
       people: new Set([...this.vocabulary.sessionPeople(), ...this.agents, ...(expected ? [expected] : [])]),
       agents: this.agents, sessionId: this.id,
     });
     const expected = this.expectedParticipant();
-    return expected ? expected.then(scope) : scope(null);
+    return expected ? expected.then(within) : within(null);
   }
 
   /**

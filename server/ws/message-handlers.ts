@@ -139,6 +139,8 @@ async function identifyParticipant(session: LiveSession, deps: LiveSessionDeps, 
 
 async function answerQuery(session: LiveSession, deps: LiveSessionDeps, msg: Static<typeof QueryMessage>): Promise<void> {
   const asker = msg.asker ? (await resolveParticipantRef(deps.stores.graph, session.tenant, msg.asker, 'asker')).id : null;
+  // Answered within the session's scope, as its pushed context is: a caller's agent asking mid-call hears no other caller.
+  const scope = await session.memoryScope(msg.context_scope);
   const result = await deps.memoryQuery(session.tenant, {
     question: msg.question,
     asker,
@@ -147,6 +149,7 @@ async function answerQuery(session: LiveSession, deps: LiveSessionDeps, msg: Sta
     sessionId: session.id,
     // The turn that asked it (just spoken, or sent as an `utterance`) is no evidence of its answer.
     excludeIds: await askingTurns(session, deps, msg),
+    ...(scope ? { scope } : {}),
   });
   session.send('query.result', { id: msg.id, ...result });
 }

@@ -124,3 +124,17 @@ test('a persona item of an unnamed person never shows their id', async () => {
   assert.doesNotMatch(item.text, /p_3f9a/);
   assert.equal(item.text, 'An unnamed speaker likes jazz');
 });
+
+describe('memory layer: context_scope (explicit questions)', () => {
+  // Ana told Ben about Cara's trip: the turn is Ana's and Ben's, the fact drawn from it is about Cara.
+  const facts = [{ ...fact('f1', 'u1', 'Cara drove to the coast'), subjectId: 'p_cara' } as Fact, fact('f2', 'u1', 'Ana hiked the cliffs')];
+  const scope = { people: new Set(['p_ana', 'p_ben']), agents: new Set<string>(), sessionId: 's1' };
+
+  test('a fact about someone outside the scope is left out before the top k, even when its turn is within', async () => {
+    const open = await answerItems(input(facts), { validity: false, personaItemWeight: 0 });
+    assert.ok(open.some((i) => i.id === 'f1'), `unscoped, the fact about Cara is served (${open.map((i) => i.id).join(', ')})`);
+    const scoped = await answerItems({ ...input(facts), scope }, { validity: false, personaItemWeight: 0 });
+    assert.ok(!scoped.some((i) => i.id === 'f1'), scoped.map((i) => i.id).join(', '));
+    assert.equal(scoped.length, 4, `the places are still filled (${scoped.map((i) => i.id).join(', ')})`);
+  });
+});

@@ -195,8 +195,10 @@ export interface Schemas {
     asker?: string | null;
     /** base64 WAV (integer PCM of 8, 16, 24 or 32 bits, float of 32 or 64 bits, or G.711 A-law or mu-law, plain or WAVE_FORMAT_EXTENSIBLE; any rate; the first channel is used) of the asker's voice, matched against known voices when no `asker` is given (with one, it is only checked to be a readable WAV) */
     audio?: string;
-    /** the session the question is asked in (context, not a filter) */
+    /** the session the question is asked in (context, not a filter, unless its context_scope is participants) */
     session_id?: string;
+    /** whose memories the answer may hold, as memory.context's (README, context_scope): all (the tenant) or participants (only the people of the session_id's session: its speakers and addressees, its agents while it is live; needs a session_id); default the session's own scope when a session_id is given (participants for a Twilio call unless it set its own), else all */
+    context_scope?: "all" | "participants";
     k?: number;
     /** only memories spoken by this participant (id, external_id or name; not blank) */
     speaker?: string;
@@ -636,6 +638,8 @@ export interface ClientMessages {
     utterance_id?: string;
     /** ISO-8601 time the question is asked at, as POST /v1/query's `now` ("yesterday", "last week", "still", an end a fact carries are read relative to it: a replay, a simulated day); default the server's clock */
     now?: string;
+    /** whose memories the answer may hold, as memory.context's (README, context_scope): all (the tenant) or participants (only the people of this session); default the session's own scope */
+    context_scope?: "all" | "participants";
   };
   /** Give a participant (default: the last speaker) the application's own id; answered by participant.identified */
   "participant.identify": {
