@@ -44,3 +44,15 @@ export function withoutDiscourseTags(text: string): string {
   // "I moved there, you know.": the stop stays; a clause left empty leaves no comma behind.
   return out.replace(/^[\s,]+/, '').replace(/,\s*([,.!?;])/g, '$1').replace(/\s{2,}/g, ' ').trim();
 }
+
+/**
+ * Words that open a sentence before what it tells ("Well, …", "Oh and also …", "Plus, …", "Heads up, …"): no part of a
+ * fact written from it. One list for every rule that writes a sentence as a fact (trial12 F17: "Also, Ana is allergic to
+ * penicillin" kept the "Also" the statement rule left out, as each rule had a list of its own).
+ */
+const LEADING_WORDS = /^(?:(?:well|so|yeah|yes|oh|ok|okay|actually|honestly|and|but|also|plus|anyway|heads up|by the way|btw|just so you know|fyi)\b[\s,]*)+/i;
+
+/** `said` without the words that open it before what it tells ({@link LEADING_WORDS}) and the stops that end it. */
+export function withoutLeadingWords(said: string): string {
+  return said.replace(/[.!]+$/, '').replace(LEADING_WORDS, '');
+}

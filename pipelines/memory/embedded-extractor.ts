@@ -34,7 +34,7 @@ import { staySpan } from './stay-span.js';
 import { EMBEDDED_RULES_VERSION } from './embedded-rules-version.js';
 import { pleasantry, withElidedI } from './elided-i.js';
 import { meetingFormula, withTopicLast } from './meeting-phrases.js';
-import { withoutDiscourseTags } from './discourse-tags.js';
+import { withoutDiscourseTags, withoutLeadingWords } from './discourse-tags.js';
 import { namedOnce } from './fact-names.js';
 import { namedPeople, withoutOpeningPronoun } from './opening-pronouns.js';
 import { objectNamer } from './object-pronouns.js';
@@ -604,7 +604,7 @@ export class EmbeddedExtractor implements Extractor {
   /** A first-person sentence as a third-person fact about the speaker of `who`. */
   #render(text: string, who: Perspective): string {
     const rest = withoutIntroduction(text);
-    const said = rest.replace(/[.!]+$/, '').replace(/^(?:(?:well|so|yeah|yes|oh|ok|okay|actually|honestly|and|but)\b[\s,]*)+/i, '');
+    const said = withoutLeadingWords(rest);
     return resolvePronouns(conjugateAfterI(this.#nlp, said, who.addressees.length === 1), who);
   }
 

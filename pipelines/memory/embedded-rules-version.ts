@@ -381,5 +381,6 @@
  * the sentence names others ("…cancel my Thursday cleaning, I will call back next month…": January; `eventOfClause`).
  * 68 (fixmove): a day moved to lies ahead (booked-for.ts); "Saturday at seven" keeps its hour, written into a plan retimed
  * (clock-time.ts, retimed.ts); "Friday week" (weekday-of-week.ts); "X is now with A instead of B" replaces "X is with B" (value-change.ts).
+ * 69 (trial12 F17): a self-introduction reads "The speaker's name is X" (was "X introduced themself"); "hi it is X" introduces as "hi it's X" does; an opening "Also" / "Plus" is left out of every fact (discourse-tags.ts `withoutLeadingWords`).
  */
-export const EMBEDDED_RULES_VERSION = 68;
+export const EMBEDDED_RULES_VERSION = 69;

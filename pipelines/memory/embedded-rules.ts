@@ -11,6 +11,7 @@ import { joinNames, resolvePronouns, thirdPerson, type Perspective } from './pro
 import { readJointPlan } from './joint-plan.js';
 import { readObligation } from './obligation.js';
 import { withoutEventLead } from './grammar.js';
+import { withoutLeadingWords } from './discourse-tags.js';
 import { reportedStayFacts, stayFacts } from './stays.js';
 import { withoutTurnedDown } from './rejected-alternative.js';
 import { isMixedCase, NOT_NAMES as SPEAKER_NOT_NAMES } from '../speaker/name-tokens.js';
@@ -102,8 +103,9 @@ const INTRO = [
   // ("this is Boston calling") takes that slot as often (docs/BENCHMARKS.md, unlisted names from Moonshine's capitals).
   /\b[Tt]his is\s+([A-Z][a-z'-]+)(?:\s+([A-Z][a-z'-]+))?(\s+(?:speaking|here))\b/,
   /(?:^|,\s*)([A-Z][a-z'-]+)(?:\s+([A-Z][a-z'-]+))?(\s+here)(?=\s*(?:[,.;!]|$))/,
-  // After a greeting only: "Hi, it's Sofia Marin from flat 3" (not "it's Monday", nor "it's Tom's car" without one).
-  /^(?:hi|hello|hey)(?:\s+there)?,?\s+it['’]s\s+([A-Z][a-z'-]+)(?:\s+([A-Z][a-z'-]+))?(?![\w'’])/i,
+  // After a greeting only: "Hi, it's Sofia Marin from flat 3", "Hi it is Tom Becker" as a recogniser writes it (trial12
+  // F17; not "it's Monday", nor "it's Tom's car" without one).
+  /^(?:hi|hello|hey)(?:\s+there)?,?\s+it(?:['’]s|\s+is)\s+([A-Z][a-z'-]+)(?:\s+([A-Z][a-z'-]+))?(?![\w'’])/i,
   // A greeting and "this is X" said alone: "Hello, this is Nina Cole.", "hi this is maria lopez" (cut off the rest of its
   // turn by opening-introduction.ts; calls2). Not "this is X" alone: "This is Boston." names a place.
   /^(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+there)?,?\s+this\s+is\s+([a-z][a-z'-]+)(?:\s+([a-z][a-z'-]+))?[.!]*$/i,
@@ -145,7 +147,7 @@ function introduction(c: RuleContext): RuleFact[] {
   const intro = introductionOf(c.sentence);
   if (!intro) return [];
   return [{
-    content: `${intro.name} introduced themself`, kind: 'profile', subject: 'speaker',
+    content: `The speaker's name is ${intro.name}`, kind: 'profile', subject: 'speaker',
     slot: 'name', value: intro.name, confidence: 0.9, profile: { attribute: 'name', value: intro.name },
   }];
 }
@@ -455,7 +457,7 @@ function laterFirstPerson(c: RuleContext, rest: string): RuleFact[] {
   // A participle or an imperative first, with no finite verb of its own ("Seeing my kids' smiles was…" has one).
   const act = tags[0] === 'VERB' && !tags.includes('AUX');
   if (tags.includes('INTJ') || !(act || ACT_LEAD.test(lead))) return [];
-  const said = rest.replace(/[.!]+$/, '').replace(/^(?:(?:well|so|yeah|yes|oh|ok|okay|actually|honestly|and|but|also|anyway)\b[\s,]*)+/i, '');
+  const said = withoutLeadingWords(rest);
   return [{ content: capitalise(resolvePronouns(c.conjugate(said), c.who)), kind: 'statement', subject: 'speaker', slot: null,
     value: null, confidence: 0.45 }];
 }
@@ -497,7 +499,7 @@ export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
   const firstPersonRest = new RegExp(String.raw`^(?:(?:well|so|yeah|oh|actually|and|but|maybe|perhaps|also|anyway|heads up|by the way|btw|just so you know|fyi),?\s+)*${TIME_LEAD}(?:I|my|we|our)\b`, 'i').test(rest);
   if ((out.filter((f) => f.slot !== 'name').length === 0 || (onlyRelations && words >= 5)) && firstPersonRest
     && restWords >= (intro ? 3 : 4) && !rest.endsWith('?')) {
-    const said = rest.replace(/[.!]+$/, '').replace(/^(?:(?:well|so|yeah|yes|oh|ok|okay|actually|honestly|and|but|also|anyway|heads up|by the way|btw|just so you know|fyi)\b[\s,]*)+/i, '');
+    const said = withoutLeadingWords(rest);
     out.push({ content: resolvePronouns(c.conjugate(said), c.who), kind: 'statement',
       subject: 'speaker', slot: null, value: null, confidence: 0.5 });
   } else if (out.length === 0 && dates.length > 0 && ARRANGEMENT.test(c.sentence) && !c.sentence.endsWith('?')) {

@@ -14,10 +14,10 @@ const NOT_SURNAME = String.raw`(?:and|but|so|or|i|i['’]\w+|we|we['’]\w+|my|o
 /** Words that open the clause after the introduction: the speaker's own clause, or a request. */
 const NEXT = String.raw`(?:i|i['’]\w+|we|we['’]\w+|my|our|please|can|could|would|and|so|just)\b`;
 /**
- * "(hi) this is <name> (<surname>) <clause>", "(hi) my name is …", "hi it's …"; groups: the introduction, the first
+ * "(hi) this is <name> (<surname>) <clause>", "(hi) my name is …", "hi it's …" ("hi it is …" as a recogniser writes it); groups: the introduction, the first
  * name, whether a greeting opened it, the rest.
  */
-const OPENING = new RegExp(String.raw`^((${GREETING}[\s,]+)?(?:this\s+is|my\s+name\s+is|my\s+name['’]s|(?<=^${GREETING}[\s,]+)it['’]s)\s+([\p{L}'’-]+)(?:\s+(?!${NOT_SURNAME}\b)[\p{L}'’-]+)?)[\s,.;:!-]+(?=${NEXT})(\S.*)$`, 'iu');
+const OPENING = new RegExp(String.raw`^((${GREETING}[\s,]+)?(?:this\s+is|my\s+name\s+is|my\s+name['’]s|(?<=^${GREETING}[\s,]+)it(?:['’]s|\s+is))\s+([\p{L}'’-]+)(?:\s+(?!${NOT_SURNAME}\b)[\p{L}'’-]+)?)[\s,.;:!-]+(?=${NEXT})(\S.*)$`, 'iu');
 
 /** A greeting alone before the speaker's clause: "hello i ordered a kettle…", "Hi, I would like to return my toaster." */
 const GREETING_ONLY = new RegExp(String.raw`^${GREETING}[\s,.;:!-]+(?=${NEXT})(\S.*)$`, 'iu');

@@ -67,7 +67,7 @@ export interface MemoryLayerOptions {
    */
   slotAnswerWeight?: number;
   /**
-   * Serve a self-introduction (a fact of slot `name`: "Ana introduced themself") only to a question about names
+   * Serve a self-introduction (a fact of slot `name`: "The speaker's name is Ana") only to a question about names
    * ("What is Ana's name?", "Who introduced themself?"), and leave it out of its turn's validity (a turn whose other
    * facts were all replaced, "Hi, I'm Ana. I live in Lisbon.", is replaced); default true. False: as any fact (as before).
    */

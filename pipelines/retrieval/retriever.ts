@@ -211,7 +211,7 @@ export class Retriever {
       signal?.throwIfAborted();
     }
     const fused = ranked.slice(0, k * 3);
-    // "Sarah introduced themself" serves only a question about names (fix9).
+    // A self-introduction ("The speaker's name is Sarah") serves only a question about names (fix9).
     const introductions = ASKS_NAME.test(req.text) ? undefined : isSelfIntroduction;
     const items = await hydrate(this.stores, names, tenant, fused, persona, req.askerId ?? null, this.#o.askerBoost, undefined, introductions);
     signal?.throwIfAborted();

@@ -36,7 +36,7 @@ test('plans, background and relations are self-contained', async () => {
 test('the name introduced in a turn is used in that turn; never a raw id when unknown', async () => {
   const r = await run("Hi, I'm Ana. I'll send you the slides tomorrow.", { p_ana: null, p_ben: null });
   assert.deepEqual(r.profileUpdates.map((p) => [p.attribute, p.value]), [['name', 'Ana']]);
-  assert.ok(r.facts.some((f) => f.content === 'Ana introduced themself'));
+  assert.ok(r.facts.some((f) => f.content === "The speaker's name is Ana"));
   assert.ok(r.facts.some((f) => f.content === 'Ana will send an unnamed speaker the slides on Wednesday 2 December 2026'
     && f.kind === 'commitment' && f.eventTime === '2026-12-02'));
   assert.ok(r.facts.every((f) => !/\bp_/.test(f.content)), 'no raw participant id in any fact');
@@ -49,7 +49,7 @@ test('fact text is third person and grammatical', async () => {
   assert.equal((await run('I think a rain barrel system would work better.', tom)).facts[0]?.content,
     'Tom thinks a rain barrel system would work better');
   const lena = await run("I'm Lena, I teach chemistry at the high school.", { p_ana: null, p_ben: 'Ben' });
-  assert.deepEqual(lena.facts.map((f) => f.content), ['Lena introduced themself', 'Lena teaches chemistry at the high school']);
+  assert.deepEqual(lena.facts.map((f) => f.content), ["The speaker's name is Lena", 'Lena teaches chemistry at the high school']);
   const hana = await run("I'm Hana and I just joined the garden group.", { p_ana: null, p_ben: 'Ben' });
   assert.deepEqual(hana.profileUpdates.map((p) => [p.attribute, p.value]), [['name', 'Hana']]);
   // Past tense stays past ("hurt" is both), possessives after the name read "their".

@@ -1,5 +1,5 @@
 /**
- * "Sarah introduced themself" took a place in the end-of-turn memories (`memory.context`) of a home-robot trial (fix9,
+ * "Sarah introduced themself" (now "The speaker's name is Sarah") took a place in the end-of-turn memories (`memory.context`) of a home-robot trial (fix9,
  * issue #16 F6): once the name is known it tells nothing, so the retriever behind `memory.context` serves it only to a
  * turn about names, as the memory layer of `POST /v1/query` already did (`namesAsked`).
  */
@@ -28,10 +28,10 @@ describe('a self-introduction in the end-of-turn memories', () => {
 
   test('it is stored, and served for a turn about names only', async () => {
     const stored = (await f.memory.listFacts(T, {})).map((x) => x.content);
-    assert.ok(stored.includes('Sarah introduced themself'), JSON.stringify(stored));
+    assert.ok(stored.includes("The speaker's name is Sarah"), JSON.stringify(stored));
     for (const turn of ['Sarah, what do you like doing?', 'Tell me about Sarah.']) {
-      assert.ok(!(await texts(turn)).some((t) => /introduced themself/.test(t)), turn);
+      assert.ok(!(await texts(turn)).some((t) => /speaker's name is/.test(t)), turn);
     }
-    assert.ok((await texts("What is Sarah's name?")).some((t) => /Sarah introduced themself/.test(t)));
+    assert.ok((await texts("What is Sarah's name?")).some((t) => /The speaker's name is Sarah/.test(t)));
   });
 });
