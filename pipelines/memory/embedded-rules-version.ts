@@ -379,5 +379,8 @@
  * (`BOOKING_ASKED`, embedded-rules.ts); a bare hour after "at" with a day ahead is a clock time by business hours, 7–11 am and 12–6 pm
  * ("on Friday at 10": "…at 10am"; clock-time.ts); a fact told from one clause is dated by the date its words keep where
  * the sentence names others ("…cancel my Thursday cleaning, I will call back next month…": January; `eventOfClause`).
+ * 68 (trial12 F11): a thing named by its day ("my Thursday cleaning") is read as "my cleaning on Thursday" (day-named-thing.ts);
+ * a dated plan that cancels ("I need to cancel my cleaning on Thursday") fills no `plan:` slot, so it settles what it names;
+ * "book / cancel / reschedule…" asked bare after a self-introduction and a comma is the caller's request (opening-introduction.ts).
  */
-export const EMBEDDED_RULES_VERSION = 67;
+export const EMBEDDED_RULES_VERSION = 68;
