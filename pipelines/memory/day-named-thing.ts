@@ -20,10 +20,21 @@ function thingWord(t: Tok, k: number): boolean {
   return ['NOUN', 'ADJ', 'PROPN'].includes(t.pos) || (k === 0 && t.pos === 'VERB' && /ing$/i.test(t.word));
 }
 
+/** A phrase that says which thing ("the class **in watercolour**", "my appointment **with Dr Lee**") is part of it. */
+const QUALIFIER = /^(?:in|of|with|for)$/i;
+
+/** Where the thing ending at `end` ends with its qualifier: the day goes after it ("the class in watercolour on Saturday"). */
+function afterQualifier(toks: readonly Tok[], end: number): number {
+  if (!QUALIFIER.test(toks[end]?.word ?? '')) return end;
+  let k = end + 1;
+  while (toks[k] && ['DET', 'ADJ', 'NOUN', 'PROPN'].includes(toks[k]!.pos) && !WEEKDAY.test(toks[k]!.word)) k++;
+  return k > end + 1 && ['NOUN', 'PROPN'].includes(toks[k - 1]!.pos) ? k : end;
+}
+
 /**
  * `text` with each day named before a thing, after a possessive or "the", said after it ("my Thursday cleaning" → "my
- * cleaning on Thursday", "the Friday morning class" → "the class on Friday morning"); unchanged where no thing follows the
- * day ("My Sunday was great").
+ * cleaning on Thursday", "the Friday morning class" → "the class on Friday morning", "the Saturday class in watercolour"
+ * → "the class in watercolour on Saturday"); unchanged where no thing follows the day ("My Sunday was great").
  */
 export function withDayAfterThing(nlp: Wink, text: string): string {
   if (!/\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/i.test(text)) return text;
@@ -41,6 +52,7 @@ export function withDayAfterThing(nlp: Wink, text: string): string {
     let end = j;
     while (toks[end] && thingWord(toks[end]!, end - j)) end++;
     if (end === j) continue;
+    end = afterQualifier(toks, end);
     const day = toks.slice(i, j).filter((d) => !/^['’]s$/.test(d.word)).map((d, k) => (k === 0 ? d.word : ` ${d.word}`)).join('');
     const thing = toks.slice(j, end).map((d, k) => ({ ...d, space: k === 0 ? toks[i]!.space : d.space }));
     toks.splice(i, end - i, ...thing, { word: 'on', pos: 'ADP', space: ' ' }, { word: day, pos: 'PROPN', space: ' ' });

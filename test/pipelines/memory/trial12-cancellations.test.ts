@@ -35,6 +35,8 @@ describe('trial12 F11: a thing named by its day ("my Thursday cleaning")', () =>
     assert.equal(withDayAfterThing(nlp, 'hi, cancel my Thursday cleaning, thanks'), 'hi, cancel my cleaning on Thursday, thanks');
     assert.equal(withDayAfterThing(nlp, 'We need to cancel our Saturday dinner reservation.'), 'We need to cancel our dinner reservation on Saturday.');
     assert.equal(withDayAfterThing(nlp, "Can I move the Monday's meeting?"), 'Can I move the meeting on Monday?');
+    // What says which thing stays with it: "the class in watercolour" is not "the oil painting class" (rules 13).
+    assert.equal(withDayAfterThing(nlp, "I'm going to take the Saturday class in watercolour."), "I'm going to take the class in watercolour on Saturday.");
     assert.equal(withDayAfterThing(nlp, 'My Sunday was great.'), 'My Sunday was great.');
     assert.equal(withDayAfterThing(nlp, 'See you on Thursday.'), 'See you on Thursday.');
   });
