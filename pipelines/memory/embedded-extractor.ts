@@ -25,6 +25,7 @@ import { withoutTrailingTag } from './sentence-tags.js';
 import { factClauses } from './fact-clauses.js';
 import { spokenClauses } from './spoken-clauses.js';
 import { openingIntroduction } from './opening-introduction.js';
+import { withDayAfterThing } from './day-named-thing.js';
 import { stateEnd } from './state-end.js';
 import { clauseEnds, endOfFact, type ClauseEnd } from './clause-ends.js';
 import { STAY_SLOT, readReportedStay, readStay, withoutUntil } from './stays.js';
@@ -188,8 +189,9 @@ export class EmbeddedExtractor implements Extractor {
     // "No coffee for me, thanks": "I turned down coffee"; "I'll have not coffee but tea": "I'll have tea, not coffee" (text6).
     // "No thanks" after "Want me to book a table?": the offer turned down, and the rest of the turn read as said (rules 49).
     // "my order number is five five two zero", "I live at twelve elm street": a value said in words read as digits (rules 55).
-    const clean = (text: string): string[] => this.#sentences(withoutDiscourseTags(withJointI(withCapitalI(withoutPhatic(withContractedIs(this.#nlp,
-      withSpokenValues(withoutFillers(text))))))));
+    // "cancel my Thursday cleaning": "cancel my cleaning on Thursday", the thing and its day apart (trial12 F11).
+    const clean = (text: string): string[] => this.#sentences(withDayAfterThing(this.#nlp, withoutDiscourseTags(withJointI(withCapitalI(withoutPhatic(
+      withContractedIs(this.#nlp, withSpokenValues(withoutFillers(text)))))))));
     const declined = declinedOffer(this.#nlp, input, display, clean);
     if (declined) {
       facts.push({ ...this.#fact(u, { content: declined.content, kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.6 },

@@ -382,5 +382,8 @@
  * 68 (fixmove): a day moved to lies ahead (booked-for.ts); "Saturday at seven" keeps its hour, written into a plan retimed
  * (clock-time.ts, retimed.ts); "Friday week" (weekday-of-week.ts); "X is now with A instead of B" replaces "X is with B" (value-change.ts).
  * 69 (trial12 F17): a self-introduction reads "The speaker's name is X" (was "X introduced themself"); "hi it is X" introduces as "hi it's X" does; an opening "Also" / "Plus" is left out of every fact (discourse-tags.ts `withoutLeadingWords`).
+ * 70 (trial12 F11): a thing named by its day ("my Thursday cleaning") is read as "my cleaning on Thursday" (day-named-thing.ts);
+ * a dated plan that cancels ("I need to cancel my cleaning on Thursday") fills no `plan:` slot, so it settles what it names;
+ * "book / cancel / reschedule…" asked bare after a self-introduction and a comma is the caller's request (opening-introduction.ts).
  */
-export const EMBEDDED_RULES_VERSION = 69;
+export const EMBEDDED_RULES_VERSION = 70;

@@ -371,15 +371,23 @@ function plan(c: RuleContext, dates: string[]): RuleFact[] {
   }
   if (!content || !verb) return [];
   // A plan fills a slot only when dated: a new destination for the same verb and date replaces it.
-  const slot = dates.length > 0 ? `plan:${verb}:${dates[0]}` : null;
+  const slot = datedPlanSlot(verb, dates, s);
   return [{ content, kind: 'plan', subject: 'speaker', slot, value: slot ? content : null, confidence: 0.7 }];
+}
+
+/**
+ * The slot of a plan of `verb` dated `dates` (`plan:<verb>:<day>`), none when undated or when `sentence` cancels: "I need
+ * to cancel my cleaning on Thursday" settles the booking it names, which a slot would keep it from (trial12 F11).
+ */
+function datedPlanSlot(verb: string, dates: string[], sentence: string): string | null {
+  return dates.length > 0 && settles(sentence) !== 'cancelled' ? `plan:${verb}:${dates[0]}` : null;
 }
 
 /** "I need to renew my passport", "I have to return the books by Friday": an obligation with a time or a thing of its own. */
 function obligation(c: RuleContext, dates: string[]): RuleFact[] {
   const o = readObligation(c.sentence, c.who, dates.length > 0);
   if (!o) return [];
-  const slot = dates.length > 0 ? `plan:${o.verb}:${dates[0]}` : null;
+  const slot = datedPlanSlot(o.verb, dates, c.sentence);
   return [{ content: o.content, kind: 'plan', subject: 'speaker', slot, value: slot ? o.content : null, confidence: 0.7 }];
 }
 

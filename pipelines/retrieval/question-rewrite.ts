@@ -19,12 +19,14 @@ const FUNCTION_WORDS = new Set((
 
 /**
  * Words that frame a question rather than name its topic ("How long…", "What kind of…", "Did X
- * go to…", "Would X likely…"): dropped from the query unless nothing else is left.
+ * go to…", "Would X likely…", "Did **anyone** cancel this week?"): dropped from the query unless nothing else is left.
+ * "anyone" / "anybody" ask who, as "who" does (trial12 F11: kept, the word no memory holds halved every item's match);
+ * "someone" and "something" stay words (LoCoMo asks by them: "When did someone write Joanna a letter?").
  */
 const QUESTION_FRAME = new Set((
   'kind type sort way long many much often time times likely probably ' +
   'go goes going went gone get gets got getting make makes made take takes took thing things ' +
-  'tell told say said think thought know knew'
+  'tell told say said think thought know knew anyone anybody'
 ).split(' '));
 
 /**

@@ -228,3 +228,16 @@ describe('temporal cues ask when, not what: no query words (answers2)', () => {
     assert.deepEqual(rewriteQuestion('Where is Zoe now?', people, { keepTemporalCues: true }).terms, ['now']);
   });
 });
+
+describe('"anyone" / "anybody" ask who, as "who" does: no query words (trial12 F11)', () => {
+  test('"Did anyone cancel this week?" asks about cancelling; "someone" and "something" stay words', () => {
+    // On main: ['anyone', 'cancel', 'week'], a word no memory holds.
+    assert.deepEqual(rewriteQuestion('Did anyone cancel this week?', []).terms, ['cancel', 'week']);
+    assert.deepEqual(rewriteQuestion('Has anybody booked a cleaning?', []).terms, ['booked', 'cleaning']);
+    // Nothing else left: the frame word stays.
+    assert.deepEqual(rewriteQuestion('Is anyone there?', []).terms, ['anyone']);
+    // LoCoMo asks by these: its rewrites are unchanged.
+    assert.deepEqual(rewriteQuestion('When did someone write Joanna a touching letter?', [person('p_jo', 'Joanna')]).terms, ['someone', 'write', 'touching', 'letter']);
+    assert.deepEqual(rewriteQuestion('What is something Nate gave to Joanna?', [person('p_jo', 'Joanna'), person('p_nate', 'Nate')]).terms, ['something', 'gave']);
+  });
+});
