@@ -108,9 +108,10 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
   }
 
   private onEvent(e: AudioSessionEvent): void {
-    this.onProgress?.();
     if (e.type === 'speech_stopped') this.awaitingFinal++;
     if (e.type === 'final') this.awaitingFinal = Math.max(0, this.awaitingFinal - 1);
+    // After the count: a flushing close re-arms its wait here, with the final limit once a turn awaits its final.
+    this.onProgress?.();
     this.channel.put(e);
     this.checkIdle();
   }

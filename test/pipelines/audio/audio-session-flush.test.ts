@@ -40,6 +40,26 @@ describe('a flushing close and a turn still being decoded (trial11 F3)', () => {
     assert.deepEqual(events.map((e) => e.type), ['speech_stopped', 'final']);
   });
 
+  test('a turn stopped by the close itself (speech_stopped after the close began) gets the final limit, not the idle one', async () => {
+    // The close's own commit ends the open turn: its speech_stopped arrives once the close waits. The wait re-armed at
+    // that event must already count the turn as awaiting its final (was: the idle limit, 10 s by default, so a loaded
+    // machine's slow decode of a caller's last words was given up with a message naming the 60 s limit).
+    let listener: StreamListener | undefined;
+    const stream = { push() {}, setNames() {}, close() {}, commit() {} };
+    const pool = { openStream: (_o: unknown, l: StreamListener) => { listener = l; return stream; } } as unknown as WorkerPool;
+    const send = (e: AudioSessionEvent): void => listener?.onEvent(e);
+    const s = await createAudioSession({ format: {}, pool });
+    const reading = readAll(s);
+    const closing = s.close({ flush: true, timeoutMs: 5 });
+    // The worker takes the commit: the open turn stops, then the commit is acknowledged; the decode goes on.
+    send(STOPPED);
+    listener?.onCommitted();
+    await new Promise((r) => setTimeout(r, 100));
+    send(FINAL);
+    await closing;
+    assert.deepEqual((await reading).map((e) => e.type), ['speech_stopped', 'final']);
+  });
+
   test('a final that never comes is reported when the close gives up, not lost silently', async () => {
     const { pool, send } = busyPool();
     const s = await createAudioSession({ format: {}, pool });
