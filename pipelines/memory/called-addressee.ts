@@ -5,6 +5,7 @@
  * everything the rules give the listener (a request, a number, an address, a change of a value). "We" still takes the
  * whole room in (`Perspective.room`): "Tom, we should cut the costs" is the group's.
  */
+import { sentencesOf } from '../speaker/vocatives.js';
 import { withoutVocative } from './called-listener.js';
 import type { ExtractionInput, ExtractionResult } from './extractor.js';
 
@@ -16,7 +17,7 @@ import type { ExtractionInput, ExtractionResult } from './extractor.js';
 export function calledAddressee(input: ExtractionInput): string | null {
   const { addresseeIds, text } = input.current;
   if (addresseeIds.length < 2) return null;
-  const sentences = text.split(/(?<=[.!?])\s+/);
+  const sentences = sentencesOf(text);
   const called = addresseeIds.filter((id) => {
     const name = input.names[id];
     return Boolean(name) && sentences.some((s) => withoutVocative(s, [name!]) !== s);
