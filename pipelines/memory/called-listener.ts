@@ -46,11 +46,13 @@ export async function withCalledListeners(
 /**
  * `sentence` without the name of a person it is said to, called at its start or its end ("Ben, my sister moved to
  * Leeds", "I'll bring the tent, Ben"): a fact tells what was said, not whom it was called to (the graph records that).
- * The name stays where it is part of what is said ("Ben is a great cook", "thanks Ben!" alone).
+ * The name stays where it is part of what is said ("Ben is a great cook", "thanks Ben!" alone). Unpunctuated speech
+ * loses the call too ("ben can you send me the draft", "thanks ben see you friday"; rules 68).
  */
 export function withoutVocative(sentence: string, listeners: readonly string[]): string {
   let out = sentence;
-  for (const { start, end } of edgeVocatives(sentence, listeners).reverse()) out = out.slice(0, start) + out.slice(end);
+  // A call and nothing else ("Thanks Ben!") is what is said: kept.
+  for (const { start, end, at } of edgeVocatives(sentence, listeners).reverse()) if (at !== 'whole') out = out.slice(0, start) + out.slice(end);
   return /\p{L}/u.test(out) ? out : sentence;
 }
 

@@ -379,5 +379,6 @@
  * (`BOOKING_ASKED`, embedded-rules.ts); a bare hour after "at" with a day ahead is a clock time by business hours, 7–11 am and 12–6 pm
  * ("on Friday at 10": "…at 10am"; clock-time.ts); a fact told from one clause is dated by the date its words keep where
  * the sentence names others ("…cancel my Thursday cleaning, I will call back next month…": January; `eventOfClause`).
+ * 68 (vocunify): one vocative reader (speaker/vocatives.ts); "Hi Tom.", "Tom!" alone call an addressee, and unpunctuated "ben can you…", "thanks ben …" call a known listener.
  */
-export const EMBEDDED_RULES_VERSION = 67;
+export const EMBEDDED_RULES_VERSION = 68;

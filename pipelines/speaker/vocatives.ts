@@ -5,6 +5,7 @@
  */
 import { givenNamePrevalence } from './given-names.js';
 import { capitalise, isMixedCase, nameAt, tokens } from './name-tokens.js';
+import { labelIsAlsoWord } from './name-words.js';
 
 const OPENERS = new Set(['hi', 'hey', 'hello', 'thanks', 'thank', 'ok', 'okay', 'so', 'well', 'yes', 'no', 'sorry', 'right', 'morning', 'bye', 'goodbye', 'cheers']);
 /** What follows a turn-opening vocative in unpunctuated speech: "ana what do you think", "robert can you…". */
@@ -87,25 +88,46 @@ function calledBy(listener: string): string[] {
 export interface VocativeSpan {
   start: number;
   end: number;
-  /** At the sentence's start ("Hey Ben, …") or at its end ("…, Ben."). */
-  at: 'opening' | 'closing';
+  /**
+   * At the sentence's start ("Hey Ben, …", unpunctuated "ben can you…"), at its end ("…, Ben."), or the whole sentence
+   * ("Thanks Ben!", "Ben!"; a call and nothing else).
+   */
+  at: 'opening' | 'closing' | 'whole';
 }
+
+/** Greetings and thanks before a name in unpunctuated speech: "thanks ana see you friday", "hi ben". */
+const SPOKEN_GREETINGS = ['hi', 'hey', 'hello', 'thanks', 'thank you', 'cheers', 'bye', 'goodbye', 'morning'];
+/** A question or a request to "you" after a name opening unpunctuated speech ("ben can you…"; as `opensRequest` reads it). */
+const SPOKEN_REQUEST = `(?:${[...QUESTION_OPENERS].join('|')})\\b|(?:${[...REQUEST_OPENERS].join('|')})\\s+(?:\\S+\\s+)?you\\b`;
+const SPOKEN_OPENERS = `(?:${[...OPENERS, 'thank you'].sort((a, b) => b.length - a.length).join('|')})`;
+
+/** Recognised speech as the rules see it: no capitals but the pronoun "I" (written capitalised in recognised speech too). */
+const isSpoken = (sentence: string): boolean => !/\p{Lu}/u.test(sentence.replace(/\bI\b/g, ''));
 
 /**
  * Where `sentence` calls one of `listeners` (the whole name or one word of a longer one, in any case) at its start or
- * its end: "Ben, my sister moved", "Hey Ben, …", "I'll bring the tent, Ben", "…, thanks Ben!". Not a name inside what is
- * said ("Ben is a great cook"), nor one with nothing after it at the start ("Thanks Ben!"). The closing call is read
- * after the opening one is set aside.
+ * its end: "Ben, my sister moved", "Hey Ben, …", "I'll bring the tent, Ben", "…, thanks Ben!", and in unpunctuated speech
+ * (no capitals) "ben can you send it", "thanks ben see you friday". Not a name inside what is said ("Ben is a great
+ * cook", "ben is late"). A sentence that is a call and nothing else ("Thanks Ben!", "Ben!") is one span `whole`. The
+ * closing call is read after the opening one is set aside. The listeners are names known to the session: in speech
+ * without punctuation only a known name can be told from a word that opens the sentence.
  */
 export function edgeVocatives(sentence: string, listeners: readonly string[]): VocativeSpan[] {
-  const names = listeners.flatMap(calledBy).filter((n) => n.trim().length > 1).sort((a, b) => b.length - a.length).map(esc);
-  if (names.length === 0) return [];
-  const name = `(?:${names.join('|')})`;
+  const called = listeners.flatMap(calledBy).filter((n) => n.trim().length > 1).sort((a, b) => b.length - a.length);
+  if (called.length === 0) return [];
+  const name = `(?:${called.map(esc).join('|')})`;
+  // "hello may i ask…", "bill can you…": unpunctuated, a name that is also a word is read as the word.
+  const spokenNames = called.filter((n) => !labelIsAlsoWord(n)).map(esc);
+  const spoken = `(?:${spokenNames.join('|')})`;
   const spans: VocativeSpan[] = [];
-  const opening = new RegExp(`^\\s*(?:${CALL_OPENERS}[\\s,]+)?${name}\\s*[,:!]\\s+(?=\\S)`, 'i').exec(sentence);
+  const opening = new RegExp(`^\\s*(?:${CALL_OPENERS}[\\s,]+)?${name}\\s*[,:!]\\s+(?=\\S)`, 'i').exec(sentence) ?? (spokenNames.length > 0 && isSpoken(sentence)
+    ? new RegExp(`^\\s*(?:(?:${SPOKEN_GREETINGS.join('|')})\\s+${spoken}\\s+(?=\\S)|(?:${SPOKEN_OPENERS}\\s+)?${spoken}\\s+(?=${SPOKEN_REQUEST}))`, 'i').exec(sentence)
+    : null);
   const from = opening ? opening[0].length : 0;
   if (opening) spans.push({ start: 0, end: from, at: 'opening' });
   const closing = new RegExp(`\\s*,\\s*(?:${CALL_OPENERS}\\s+)?${name}(?=\\s*[.!?]*\\s*$)`, 'i').exec(sentence.slice(from));
   if (closing) spans.push({ start: from + closing.index, end: from + closing.index + closing[0].length, at: 'closing' });
-  return spans;
+  if (spans.length > 0) return spans;
+  const whole = new RegExp(`^\\s*(?:${CALL_OPENERS}[\\s,]+${name}\\s*[.!?]*|${name}\\s*!+)\\s*$`, 'i').exec(sentence);
+  return whole ? [{ start: 0, end: sentence.length, at: 'whole' }] : [];
 }
