@@ -4,7 +4,7 @@ import { withLearnedName } from './pending-rename.js';
 import { NAME_REFUSED, contradictedSelfName } from './name-conflict.js';
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
-import { findVocatives } from '../speaker/name-patterns.js';
+import { findVocatives } from '../speaker/vocatives.js';
 import { isMixedCase } from '../speaker/name-tokens.js';
 import { couldBeName, isFunctionWord } from '../speaker/name-words.js';
 import {

@@ -5,11 +5,10 @@
  * and never spoke of someone by that name themself ("my wife Maria ordered…" makes "Thanks, Maria" a slip, not a name).
  */
 import type { Participant } from '../../graph/types.js';
-import { acknowledgedNames } from '../memory/called-listener.js';
 import { RELATION_ROLES } from '../memory/relation-apposition.js';
 import { isCalendarWord } from '../speaker/calendar-words.js';
 import { givenNamePrevalence } from '../speaker/given-names.js';
-import { findVocatives } from '../speaker/name-patterns.js';
+import { acknowledgedNames, findVocatives } from '../speaker/vocatives.js';
 import { isMixedCase } from '../speaker/name-tokens.js';
 import { couldBeName, isAlsoCommonWord } from '../speaker/name-words.js';
 import { firstNames } from './session-naming.js';

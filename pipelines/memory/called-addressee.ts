@@ -5,21 +5,21 @@
  * everything the rules give the listener (a request, a number, an address, a change of a value). "We" still takes the
  * whole room in (`Perspective.room`): "Tom, we should cut the costs" is the group's.
  */
-import { withoutVocative } from './called-listener.js';
+import { edgeVocatives, sentencesOf } from '../speaker/vocatives.js';
 import type { ExtractionInput, ExtractionResult } from './extractor.js';
 
 /**
- * The one addressee of `input`'s turn that a sentence of it calls by name at its start or its end (`withoutVocative`:
- * the whole name or one word of it), or null: said to fewer than two, none called, or two called (or one name two
- * addressees answer to).
+ * The one addressee of `input`'s turn that a sentence of it calls by name at its start or its end, or as all it says
+ * ("Hi Tom.", "Tom!"; `edgeVocatives`: the whole name or one word of it, unpunctuated speech too), or null: said to fewer
+ * than two, none called, or two called (or one name two addressees answer to).
  */
 export function calledAddressee(input: ExtractionInput): string | null {
   const { addresseeIds, text } = input.current;
   if (addresseeIds.length < 2) return null;
-  const sentences = text.split(/(?<=[.!?])\s+/);
+  const sentences = sentencesOf(text);
   const called = addresseeIds.filter((id) => {
     const name = input.names[id];
-    return Boolean(name) && sentences.some((s) => withoutVocative(s, [name!]) !== s);
+    return Boolean(name) && sentences.some((s) => edgeVocatives(s, [name!]).length > 0);
   });
   return called.length === 1 ? called[0]! : null;
 }

@@ -5,8 +5,7 @@
  * naming whoever answers, see pipelines/interaction/session-naming.ts), and a fact about the person called alone is not
  * kept (it would have no participant to be about).
  */
-import { givenNamePrevalence } from '../speaker/given-names.js';
-import { findVocatives } from '../speaker/name-patterns.js';
+import { acknowledgedNames, edgeVocatives, findVocatives } from '../speaker/vocatives.js';
 import type { ExtractionInput, ExtractionResult } from './extractor.js';
 import { findDates } from './relative-date.js';
 import { apologyCalls } from './apology-call.js';
@@ -44,51 +43,16 @@ export async function withCalledListeners(
   };
 }
 
-const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/**
- * Words that may open a call by name: "hey Ben, …", "thanks Ben, …", and an agent's acknowledgement before the caller's
- * name ("Done Maria, the new address is…", "Sure Tom, …"; calls2).
- */
-const ACKNOWLEDGEMENTS = ['hi', 'hey', 'hello', 'thanks', 'thank you', 'ok', 'okay', 'so', 'well', 'yes', 'yeah', 'no', 'sorry', 'right', 'oh',
-  'and', 'but', 'done', 'sure', 'great', 'perfect', 'alright', 'all right', 'of course', 'certainly', 'noted', 'got it', 'no problem'];
-const CALL_OPENERS = `(?:${[...ACKNOWLEDGEMENTS].sort((a, b) => b.length - a.length).join('|')})`;
-const ACKNOWLEDGED = new Set(ACKNOWLEDGEMENTS);
-
-/**
- * Listed first names an acknowledgement opening a sentence calls, capitalised, before a comma ("Done Tom, your repair is
- * booked", "No problem, Tom, …", "Sure Maria, …"): a person called whether or not anyone present holds the name
- * (trial11 F5: the agent's text on a call, stored before the caller's first words).
- */
-export function acknowledgedNames(text: string): string[] {
-  const found: string[] = [];
-  for (const sentence of text.split(/(?<=[.!?])\s+/)) {
-    const m = /^\s*(\p{L}+(?:\s+\p{L}+)?)\s*,?\s+(\p{Lu}\p{Ll}+)\s*,\s*\S/u.exec(sentence);
-    if (m && ACKNOWLEDGED.has(m[1]!.toLowerCase().replace(/\s+/g, ' ')) && givenNamePrevalence(m[2]!) > 0) found.push(m[2]!);
-  }
-  return found;
-}
-/** Titles a listener's name may carry, never called alone ("Agent Kim", "Mrs Lopez"). */
-const TITLES = new Set(['agent', 'mr', 'mrs', 'ms', 'miss', 'dr', 'sir', 'madam', 'doctor']);
-
-/** The names a listener may be called by: the name whole, and each word of a longer one ("Tom" for Tom Becker; calls2). */
-function calledBy(listener: string): string[] {
-  const words = listener.trim().split(/\s+/).map((w) => w.replace(/[.,]+$/, ''));
-  const parts = words.length > 1 ? words.filter((w) => w.length > 1 && !TITLES.has(w.toLowerCase())) : [];
-  return [listener, ...parts];
-}
-
 /**
  * `sentence` without the name of a person it is said to, called at its start or its end ("Ben, my sister moved to
  * Leeds", "I'll bring the tent, Ben"): a fact tells what was said, not whom it was called to (the graph records that).
- * The name stays where it is part of what is said ("Ben is a great cook", "thanks Ben!" alone).
+ * The name stays where it is part of what is said ("Ben is a great cook", "thanks Ben!" alone). Unpunctuated speech
+ * loses the call too ("ben can you send me the draft", "thanks ben see you friday"; rules 68).
  */
 export function withoutVocative(sentence: string, listeners: readonly string[]): string {
-  const names = listeners.flatMap(calledBy).filter((n) => n.trim().length > 1).sort((a, b) => b.length - a.length).map(esc);
-  if (names.length === 0) return sentence;
-  const name = `(?:${names.join('|')})`;
-  const opening = new RegExp(`^\\s*(?:${CALL_OPENERS}[\\s,]+)?${name}\\s*[,:!]\\s+(?=\\S)`, 'i');
-  const closing = new RegExp(`\\s*,\\s*(?:${CALL_OPENERS}\\s+)?${name}(?=\\s*[.!?]*\\s*$)`, 'i');
-  const out = sentence.replace(opening, '').replace(closing, '');
+  let out = sentence;
+  // A call and nothing else ("Thanks Ben!") is what is said: kept.
+  for (const { start, end, at } of edgeVocatives(sentence, listeners).reverse()) if (at !== 'whole') out = out.slice(0, start) + out.slice(end);
   return /\p{L}/u.test(out) ? out : sentence;
 }
 

@@ -10,7 +10,8 @@ import { actsOnNewThing, readEventObject, readPlanObject } from './plan-object.j
 import { splitPlanClauses } from './clause-split.js';
 import { withCapitalI, withJointI, withoutFillers } from './spoken-text.js';
 import { forNowClauses } from './for-now-clauses.js';
-import { acknowledgedNames, withCalledListeners, withoutAcknowledgement, withoutVocative } from './called-listener.js';
+import { withCalledListeners, withoutAcknowledgement, withoutVocative } from './called-listener.js';
+import { acknowledgedNames } from '../speaker/vocatives.js';
 import { DEFAULT_ASSISTANT_NAMES } from '../interaction/non-person-labels.js';
 import { withoutAssistant } from './assistant-names.js';
 import { finishedExtraction } from './finished-facts.js';

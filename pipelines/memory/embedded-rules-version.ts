@@ -385,5 +385,6 @@
  * 70 (trial12 F11): a thing named by its day ("my Thursday cleaning") is read as "my cleaning on Thursday" (day-named-thing.ts);
  * a dated plan that cancels ("I need to cancel my cleaning on Thursday") fills no `plan:` slot, so it settles what it names;
  * "book / cancel / reschedule…" asked bare after a self-introduction and a comma is the caller's request (opening-introduction.ts).
+ * 71 (vocunify): one vocative reader (speaker/vocatives.ts); "Hi Tom.", "Tom!" alone call an addressee, and unpunctuated "ben can you…", "thanks ben …" call a known listener.
  */
-export const EMBEDDED_RULES_VERSION = 70;
+export const EMBEDDED_RULES_VERSION = 71;

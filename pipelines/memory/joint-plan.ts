@@ -6,6 +6,7 @@
 import { inclusiveWe, resolvePronouns, weTogether, type Perspective } from './pronouns.js';
 import { FAREWELL, FUTURE, HABIT, LEAVE_TAKING, OWN_THING } from './plan-cues.js';
 import { planSubstance } from './plan-substance.js';
+import { edgeVocatives } from '../speaker/vocatives.js';
 
 /** A joint plan read from one sentence: its text with names, and the first word of its action. */
 export interface JointPlan {
@@ -58,10 +59,10 @@ const NO_ACTION = /^(?:see|say|face|hope|assume|suppose|imagine|pretend|manage|s
 /** "Going to" followed by a place, not a verb ("…going to the lake house", "…going to Lisbon"). */
 const GOING_TO_PLACE = /^(?:the|a|an|my|our|your|his|her|their|this|that|some)\b|^[A-Z]/;
 
-/** The action without a name it is said to at its end ("…unforgettable, Gina"). */
+/** The action without a name it is said to at its end ("…unforgettable, Gina"; `edgeVocatives`). */
 function withoutVocative(action: string, who: Perspective): string {
-  const names = who.addressees.filter(Boolean).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return names.length > 0 ? action.replace(new RegExp(`,\\s*(?:${names.join('|')})\\s*$`, 'i'), '').trim() : action;
+  const closing = edgeVocatives(action, who.addressees.filter(Boolean)).find((v) => v.at === 'closing');
+  return closing ? (action.slice(0, closing.start) + action.slice(closing.end)).trim() : action;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { givenNamePrevalence } from './given-names.js';
-import { findVocatives } from './name-patterns.js';
+import { findVocatives } from './vocatives.js';
 import { wordDistance } from './phonetic.js';
 
 /** Most phone distance at which a called name counts as a listener's name misheard ("Ken" for "Ben"); as naming's. */
