@@ -381,5 +381,6 @@
  * the sentence names others ("…cancel my Thursday cleaning, I will call back next month…": January; `eventOfClause`).
  * 68 (fixmove): a day moved to lies ahead (booked-for.ts); "Saturday at seven" keeps its hour, written into a plan retimed
  * (clock-time.ts, retimed.ts); "Friday week" (weekday-of-week.ts); "X is now with A instead of B" replaces "X is with B" (value-change.ts).
+ * 69 (fixpast): "I moved to Leeds in May" is past, only a move to a time reads ahead (told-tense.ts `A_TIME`); "X is with A instead of B", names, no "now" (value-change.ts `SELF_INSTEAD`).
  */
-export const EMBEDDED_RULES_VERSION = 68;
+export const EMBEDDED_RULES_VERSION = 69;
