@@ -386,5 +386,6 @@
  * a dated plan that cancels ("I need to cancel my cleaning on Thursday") fills no `plan:` slot, so it settles what it names;
  * "book / cancel / reschedule…" asked bare after a self-introduction and a comma is the caller's request (opening-introduction.ts).
  * 71 (vocunify): one vocative reader (speaker/vocatives.ts); "Hi Tom.", "Tom!" alone call an addressee, and unpunctuated "ben can you…", "thanks ben …" call a known listener.
+ * 72 (fixpast): "I moved to Leeds in May" is past, only a move to a time reads ahead (told-tense.ts `A_TIME`); "X is with A instead of B", names, no "now" (value-change.ts `SELF_INSTEAD`).
  */
-export const EMBEDDED_RULES_VERSION = 71;
+export const EMBEDDED_RULES_VERSION = 72;

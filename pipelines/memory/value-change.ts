@@ -46,6 +46,17 @@ const IS_NOW = new RegExp(String.raw`\b${OWNER}\s+${THING}\s+(?:is|are)\s+(?:now
 const SELF_IS_NOW = new RegExp(String.raw`^([A-Z][\p{L}-]*(?:\s+[A-Z][\p{L}-]*)*)\s+(?:is|are)\s+(?:now\s+(with|at|in|on|under|through)\s+${VALUE}|(with|at|in|on|under|through)\s+${VALUE}\s+now)${AGAINST}(?:(?:with|at|in|on|under|through)\s+)?${VALUE}${END}`, 'u');
 
 /**
+ * The same with no "now" (rules 69): "Maria is with Cigna instead of Aetna". Only against "instead of" / "rather than",
+ * and only between two names (`NAMED`): "Maria is with Ana instead of alone", "…at home instead of at work" or "…on Monday
+ * instead of Tuesday" (a day, `findDates`) tell where someone is, or when, no value of theirs changed.
+ */
+const SELF_INSTEAD = new RegExp(String.raw`^([A-Z][\p{L}-]*(?:\s+[A-Z][\p{L}-]*)*)\s+(?:is|are)\s+(with|at|in|on|under|through)\s+${VALUE}\s*,?\s+(?:instead\s+of|rather\s+than)\s+(?:(?:with|at|in|on|under|through)\s+)?${VALUE}${END}`, 'u');
+/** A value that is a name: every word capitalised ("Cigna", "Blue Cross"), none a word of time. */
+const NAMED = /^\p{Lu}[\p{L}\d'’-]*(?:\s+\p{Lu}[\p{L}\d'’-]*)*$/u;
+/** Words that open a clause and name no one ("If Maria is…", "When Sam is…"). */
+const NOT_PERSON = /^(?:It|That|This|He|She|They|We|I|You|There|If|When|Whether|Unless|Once|While|Because|Maybe|Perhaps|So|And|But|Or)$/;
+
+/**
  * A booking told as it stands now, on a day (trial12 F6): "Leo is now booked for Monday 7 December 2026 at 4pm", "Sam's
  * cleaning is now on Thursday 10 December 2026 at 11am". A move to that day, of the person's booking or of the thing.
  */
@@ -85,7 +96,15 @@ export function changedValue(content: string): ValueChange | null {
     const [, name, frame1, to1, frame2, to2, from] = p;
     const frame = (frame1 ?? frame2)!.toLowerCase();
     const to = (to1 ?? to2)!.trim();
-    if (name && from && !/^(?:It|That|This|He|She|They|We|I|You|There)$/.test(name)) return { thing: name, from: `${frame} ${from.trim()}`, to: `${frame} ${to}`, move: false, self: true };
+    if (name && from && !NOT_PERSON.test(name.split(/\s+/)[0]!)) return { thing: name, from: `${frame} ${from.trim()}`, to: `${frame} ${to}`, move: false, self: true };
+  }
+  const q = SELF_INSTEAD.exec(content);
+  if (q) {
+    const [, name, frame, to, from] = q;
+    const named = (v: string): boolean => NAMED.test(v.trim()) && findDates(v, SOME_TIME).length === 0;
+    if (name && to && from && !NOT_PERSON.test(name.split(/\s+/)[0]!) && named(to) && named(from)) {
+      return { thing: name, from: `${frame!.toLowerCase()} ${from.trim()}`, to: `${frame!.toLowerCase()} ${to.trim()}`, move: false, self: true };
+    }
   }
   return null;
 }
