@@ -57,9 +57,9 @@ describe('trial12 F11: a cancellation said with its day ("cancel my cleaning on 
 
 describe('trial12 F11: a cancellation asked bare after a self-introduction, joined by commas', () => {
   test('is the caller\'s request', async () => {
-    // On main: "Maria introduced themself" alone.
+    // Before rules 70: the self-introduction alone.
     assert.deepEqual((await read("hi, it's Maria, cancel my Thursday cleaning, thanks")).map(shown), [
-      ['Maria introduced themself', null, null, []],
+      ["The speaker's name is Maria", null, null, []],
       ['Maria asked Receptionist Jo to cancel their cleaning on Thursday 10 December 2026, thanks', '2026-12-10', 'cancelled', ['cleaning']],
     ]);
     for (const verb of ['book', 'reschedule']) {
