@@ -5,6 +5,7 @@
  * Said as "my cleaning on Thursday", every rule reads it as that sentence already is.
  */
 import type { Wink } from '../wink.js';
+import { isApposedName } from './relation-apposition.js';
 
 const WEEKDAY = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/i;
 const PART_OF_DAY = /^(?:morning|afternoon|evening|night)$/i;
@@ -13,11 +14,15 @@ const OWNER = /^(?:my|our|your|his|her|their|the)$/i;
 
 interface Tok { word: string; pos: string; space: string }
 
-/** True when `t`, at place `k` of the phrase after the day, is a word of the thing: a noun or adjective, or a first "-ing" word. */
-function thingWord(t: Tok, k: number): boolean {
-  if (WEEKDAY.test(t.word) || PART_OF_DAY.test(t.word)) return false;
+/**
+ * True when `t`, at place `k` of the phrase after the day, is a word of the thing: a noun or adjective, or a first "-ing"
+ * word; never a name or a title's word ("the Sunday Times", "the Friday Maria called", a recogniser's "the friday ben
+ * called": `text` tells its case), which a name may only qualify ("my appointment with Dr Lee").
+ */
+function thingWord(t: Tok, k: number, text: string): boolean {
+  if (WEEKDAY.test(t.word) || PART_OF_DAY.test(t.word) || t.pos === 'PROPN' || isApposedName(t.word, text)) return false;
   // "my Thursday cleaning": the tagger reads "cleaning" as a verb.
-  return ['NOUN', 'ADJ', 'PROPN'].includes(t.pos) || (k === 0 && t.pos === 'VERB' && /ing$/i.test(t.word));
+  return ['NOUN', 'ADJ'].includes(t.pos) || (k === 0 && t.pos === 'VERB' && /ing$/i.test(t.word));
 }
 
 /** A phrase that says which thing ("the class **in watercolour**", "my appointment **with Dr Lee**") is part of it. */
@@ -50,7 +55,7 @@ export function withDayAfterThing(nlp: Wink, text: string): string {
     if (/^['’]s$/.test(toks[j]?.word ?? '')) j++;
     if (toks[j] && PART_OF_DAY.test(toks[j]!.word)) j++;
     let end = j;
-    while (toks[end] && thingWord(toks[end]!, end - j)) end++;
+    while (toks[end] && thingWord(toks[end]!, end - j, text)) end++;
     if (end === j) continue;
     end = afterQualifier(toks, end);
     const day = toks.slice(i, j).filter((d) => !/^['’]s$/.test(d.word)).map((d, k) => (k === 0 ? d.word : ` ${d.word}`)).join('');

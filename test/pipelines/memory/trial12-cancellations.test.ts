@@ -40,6 +40,25 @@ describe('trial12 F11: a thing named by its day ("my Thursday cleaning")', () =>
     assert.equal(withDayAfterThing(nlp, 'My Sunday was great.'), 'My Sunday was great.');
     assert.equal(withDayAfterThing(nlp, 'See you on Thursday.'), 'See you on Thursday.');
   });
+
+  test('a name or a title after the day is no thing (reviewD M4)', async () => {
+    const nlp = wink();
+    // Rules 70–74: "I read the Times on Sunday every week."
+    assert.equal(withDayAfterThing(nlp, 'I read the Sunday Times every week.'), 'I read the Sunday Times every week.');
+    assert.equal(withDayAfterThing(nlp, 'I do the Sunday Times crossword.'), 'I do the Sunday Times crossword.');
+    assert.equal(withDayAfterThing(nlp, 'I watched the Monday Night Football game.'), 'I watched the Monday Night Football game.');
+    // Rules 70–74: "I remember the Maria on Friday called me.", and so a recogniser's lower-case listed name.
+    assert.equal(withDayAfterThing(nlp, 'I remember the Friday Maria called me.'), 'I remember the Friday Maria called me.');
+    assert.equal(withDayAfterThing(nlp, 'i remember the friday ben called me'), 'i remember the friday ben called me');
+    // A name inside what says which thing stays with it; a thing before a name is still the thing.
+    assert.equal(withDayAfterThing(nlp, 'I have my Tuesday appointment with Dr Lee.'), 'I have my appointment with Dr Lee on Tuesday.');
+    assert.equal(withDayAfterThing(nlp, 'cancel my friday pilates class'), 'cancel my pilates class on friday');
+    // Rules 70–74: "Maria Gomez remembers the Maria Gomez on Friday 4 December 2026 called Maria Gomez".
+    const [said] = await read('I remember the Friday Maria called me.');
+    assert.ok(!/the Maria( Gomez)? on Friday/.test(said?.content ?? ''), said?.content);
+    const [times] = await read('I read the Sunday Times every week.');
+    assert.match(times?.content ?? '', /the Sunday Times/);
+  });
 });
 
 describe('trial12 F11: a cancellation said with its day ("cancel my cleaning on Thursday")', () => {
