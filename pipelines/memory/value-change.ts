@@ -46,7 +46,7 @@ const IS_NOW = new RegExp(String.raw`\b${OWNER}\s+${THING}\s+(?:is|are)\s+(?:now
 const SELF_IS_NOW = new RegExp(String.raw`^([A-Z][\p{L}-]*(?:\s+[A-Z][\p{L}-]*)*)\s+(?:is|are)\s+(?:now\s+(with|at|in|on|under|through)\s+${VALUE}|(with|at|in|on|under|through)\s+${VALUE}\s+now)${AGAINST}(?:(?:with|at|in|on|under|through)\s+)?${VALUE}${END}`, 'u');
 
 /**
- * The same with no "now" (rules 69): "Maria is with Cigna instead of Aetna". Only against "instead of" / "rather than",
+ * The same with no "now" (rules 72): "Maria is with Cigna instead of Aetna". Only against "instead of" / "rather than",
  * and only between two names (`NAMED`): "Maria is with Ana instead of alone", "…at home instead of at work" or "…on Monday
  * instead of Tuesday" (a day, `findDates`) tell where someone is, or when, no value of theirs changed.
  */
