@@ -11,7 +11,7 @@ import { spokenDate } from './date-text.js';
 import { FOR_NOW_PREFERENCE } from './temporary-slots.js';
 import { canonicalSlot } from './thing-keys.js';
 import { replacedDecision } from './team-decisions.js';
-import { changedValue, holdsValue, namesDay, namesThing, retoldValue, thingTerms, type ValueChange } from './value-change.js';
+import { changedValue, holdsValue, namesDay, namesThing, retoldValue, tellsSelf, thingTerms, type ValueChange } from './value-change.js';
 
 /** A consolidation decision for one extracted fact. */
 export type Decision =
@@ -357,10 +357,13 @@ function valueChanged(fact: ExtractedFact, candidates: Candidate[], names: strin
   const change = changedValue(fact.content);
   if (change?.move && !change.from) return movedFor(fact, change, candidates, names);
   if (!change) return null;
-  // "Maria is now with Cigna instead of Aetna": the facts of the person themselves (`ValueChange.self`).
+  // "Maria is now with Cigna instead of Aetna": the person's own present fact of the old or new value ("Maria is with Aetna";
+  // `ValueChange.self`), no past or planned one that holds its words; and no person is a value ("…with Jo instead of Ana").
+  if (change.self && [change.from, change.to].some((v) => v !== null && namesPerson(v, names))) return null;
   const about = candidates.filter((c) => c.fact.validTo === null && c.fact.slot === null && c.score >= floor
     && c.fact.kind !== 'preference' && c.fact.kind !== 'relation'
-    && (change.self ? c.fact.subjectId === fact.subjectId : namesThing(c.fact.content, change, names)));
+    && (change.self ? c.fact.subjectId === fact.subjectId && [change.from!, change.to].some((v) => tellsSelf(c.fact.content, change, v))
+      : namesThing(c.fact.content, change, names)));
   // Told again, by the agent or the owner: the value is held already.
   const kept = about.find((c) => holdsValue(c.fact.content, change.to) && (!change.from || !holdsValue(c.fact.content, change.from)));
   if (kept) return { op: 'KEEP', targetId: kept.fact.id };
@@ -379,6 +382,13 @@ function valueChanged(fact: ExtractedFact, candidates: Candidate[], names: strin
     op: 'UPDATE', targetId: first.fact.id,
     ...(retold ? { retold } : {}),
   };
+}
+
+/** True when a value said in a frame ("with Jo") is a known person's name (`names`), its frame word aside. */
+function namesPerson(value: string, names: string[]): boolean {
+  const said = terms(value.replace(/^\S+\s+/, ''));
+  const people = new Set(names.flatMap(terms));
+  return said.length > 0 && said.every((t) => people.has(t));
 }
 
 /** Words that tell a booking ("booked", "an appointment", "can put Leo in", "scheduled", "reserved"). */

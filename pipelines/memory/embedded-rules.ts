@@ -15,7 +15,8 @@ import { withoutLeadingWords } from './discourse-tags.js';
 import { reportedStayFacts, stayFacts } from './stays.js';
 import { withoutTurnedDown } from './rejected-alternative.js';
 import { isMixedCase, NOT_NAMES as SPEAKER_NOT_NAMES } from '../speaker/name-tokens.js';
-import { couldBeName } from '../speaker/name-words.js';
+import { couldBeName, isAlsoCommonWord } from '../speaker/name-words.js';
+import { NOT_SURNAME } from './opening-introduction.js';
 import { DELIVERY_SLOT, deliveryTo } from './delivery-address.js';
 import { homeAddress } from './home-address.js';
 import { isCalendarWord } from '../speaker/calendar-words.js';
@@ -94,8 +95,11 @@ const NOT_NAMES = new Set(['sorry', 'fine', 'good', 'okay', 'ok', 'here', 'back'
   'korean', 'indian', 'brazilian', 'mexican', 'irish', 'scottish', 'dutch', 'polish', 'russian', 'canadian',
   'australian', 'vegan', 'vegetarian', 'catholic', 'jewish', 'muslim', 'christian', 'buddhist', 'single', 'married']);
 
-/** Words after a first name that are not a surname ("I'm Hana and…"). */
-const NOT_SURNAMES = new Set(['and', 'but', 'so', 'or', 'the', 'from', 'here', 'again', 'too', 'now', 'i']);
+/**
+ * Words after a first name that are not a surname ("I'm Hana and…", "Hi it is Grace calling…", "…sunny here", "…nice out"):
+ * those an opening introduction stops at (opening-introduction.ts `NOT_SURNAME`), and a few more (findingsD M6).
+ */
+const NOT_SURNAMES = new RegExp(String.raw`^(?:${NOT_SURNAME}|too|now|out|there|today|tonight|outside|again)$`, 'i');
 const INTRO = [
   /\b(?:[Mm]y name is|[Mm]y name's|[Cc]all me)\s+([A-Za-z][\w'-]+)(?:\s+([A-Z][\w'-]+))?/,
   /\bI(?:['’]m| am)\s+([A-Z][a-z'-]+)(?:\s+([A-Z][a-z'-]+))?\b/,
@@ -125,7 +129,10 @@ export function introductionOf(sentence: string): { name: string; clause: string
     const tail = m[3];
     const notName = (w: string): boolean => NOT_HERE_NAMES.test(w) || SPEAKER_NOT_NAMES.has(w.toLowerCase());
     if (tail && (notName(first) || (m[2] && notName(m[2])))) continue;
-    const last = m[2] && !NOT_SURNAMES.has(m[2].toLowerCase()) ? m[2] : undefined;
+    // "hey it is sunny here", "hi it is nice out" (no capital to tell a name): a word that is also an adjective, verb or
+    // adverb is no name after "it is" / "it's" (findingsD M6), as `couldBeName` takes such a name only written capitalised.
+    if (/^(?:hi|hello|hey)\b.*\bit(?:['’]s|\s+is)\s/i.test(m[0]) && !isMixedCase(sentence) && isAlsoCommonWord(first)) continue;
+    const last = m[2] && !NOT_SURNAMES.test(m[2]) ? m[2] : undefined;
     const name = [first, last].filter((w): w is string => !!w).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
     const named = last ? m[0] : m[0].slice(0, m[0].indexOf(first) + first.length);
     return { name, clause: tail ? `${named.replace(/^,\s*/, '')}${tail}` : named };

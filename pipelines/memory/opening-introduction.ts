@@ -12,7 +12,7 @@ const GREETING = String.raw`(?:hi|hello|hey|good\s+(?:morning|afternoon|evening)
 /** A booking, a move or a cancellation asked bare ("hi, it's Maria, cancel my Thursday cleaning"; trial12 F11). */
 const ASKED = String.raw`(?:book|schedule|reschedule|cancel|rebook)`;
 /** Words that never stand for a surname after the first name: they open what follows. */
-const NOT_SURNAME = String.raw`(?:and|but|so|or|i|i['’]\w+|we|we['’]\w+|my|our|please|from|calling|speaking|here|again|just|can|could|would|the|a|an|about|with|on|in|at|${ASKED})`;
+export const NOT_SURNAME = String.raw`(?:and|but|so|or|i|i['’]\w+|we|we['’]\w+|my|our|please|from|calling|speaking|here|again|just|can|could|would|the|a|an|about|with|on|in|at|${ASKED})`;
 /** Words that open the clause after the introduction: the speaker's own clause, or a request. */
 const NEXT = String.raw`(?:i|i['’]\w+|we|we['’]\w+|my|our|please|can|could|would|and|so|just|${ASKED})\b`;
 /**

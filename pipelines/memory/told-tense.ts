@@ -35,7 +35,7 @@ const NOT_NAME = String.raw`(?:Then|Just|Maybe|Please|Never|Always|Don|Do|Did|Wi
 const NOUN_SUBJECT_SAME_FORM_PAST = new RegExp(String.raw`(?:^|[,;:]\s*|\b(?:and|but|so|because|when)\s+)(?:(?:[Mm]y|[Hh]is|[Hh]er|[Oo]ur|[Tt]heir|[Yy]our|[Tt]he)`
   + String.raw`(?:\s+(?!${NOT_SUBJECT_WORD})[a-z]+){1,3}|(?!${NOT_NAME})[A-Z][a-z]+)\s+(?:just\s+|finally\s+|already\s+|actually\s+)?(?:quit|cut|hurt|split|shut)\b`);
 /**
- * A time a thing is moved to, not a place (rules 69): a day, a month, a part of the day or year, a number, "later", "the
+ * A time a thing is moved to, not a place (rules 72): a day, a month, a part of the day or year, a number, "later", "the
  * end of…" ("moved to Sunday", "postponed till next week", "moved to the 12th"; not "moved to Leeds", "moved to the city").
  */
 const A_TIME = String.raw`(?:on\s+)?(?:the\s+)?(?:(?:next|this|coming|following|same|early|late|mid)[\s-]+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|`
@@ -45,7 +45,7 @@ const A_TIME = String.raw`(?:on\s+)?(?:the\s+)?(?:(?:next|this|coming|following|
 /**
  * Words that look ahead besides a modal (`LOOKS_AHEAD`): a sentence with one is not read as told of the past. A thing
  * moved to a time ("the match was moved to Sunday", `A_TIME`; a person moved to a place, "I moved to Leeds in May", is
- * past: rules 69) or to a weekday in the active ("we moved it to Sunday", fix9) is a move ahead too, and a wish told with
+ * past: rules 72) or to a weekday in the active ("we moved it to Sunday", fix9) is a move ahead too, and a wish told with
  * "'d" ("I'd like to book a repair on Tuesday": "'d" is "would", not a past "had"; trial11 F2).
  */
 const AHEAD_WORD = new RegExp(String.raw`\b(?:won['’]t|next|tomorrow|soon)\b|['’]d\s+(?:like|love|prefer)\s+to\b|\b(?:moved|rescheduled|postponed|pushed back|brought forward|put back) (?:to|till|until)\s+${A_TIME}|\b(?:moved|rescheduled|postponed|pushed|brought|put|changed|switched|shifted|bumped)\s+(?:it|that|this|them|(?:the|our|my)\s+[\w'’-]+)\s+(?:back\s+|forward\s+)?(?:to|till|until)\s+(?:on\s+)?(?:next\s+|this\s+|the\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b`, 'i');

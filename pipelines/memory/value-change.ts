@@ -43,10 +43,10 @@ const IS_NOW = new RegExp(String.raw`\b${OWNER}\s+${THING}\s+(?:is|are)\s+(?:now
  * A person told as with, at or in something now, against what they were before (rules 68): "Maria is now with Cigna instead
  * of Aetna", "Sam is at Google now, not Meta". The word before the value ("with") is the frame both values are said in.
  */
-const SELF_IS_NOW = new RegExp(String.raw`^([A-Z][\p{L}-]*(?:\s+[A-Z][\p{L}-]*)*)\s+(?:is|are)\s+(?:now\s+(with|at|in|on|under|through)\s+${VALUE}|(with|at|in|on|under|through)\s+${VALUE}\s+now)${AGAINST}(?:(?:with|at|in|on|under|through)\s+)?${VALUE}${END}`, 'u');
+const SELF_IS_NOW = new RegExp(String.raw`^([A-Z][\p{L}-]*(?:\s+[A-Z][\p{L}-]*)*)\s+(?:is|are)\s+(?:now\s+(with|at|in|on|under|through)\s+${VALUE}|(with|at|in|on|under|through)\s+${VALUE}\s+now)${AGAINST}(?:(with|at|in|on|under|through)\s+)?${VALUE}${END}`, 'u');
 
 /**
- * The same with no "now" (rules 69): "Maria is with Cigna instead of Aetna". Only against "instead of" / "rather than",
+ * The same with no "now" (rules 72): "Maria is with Cigna instead of Aetna". Only against "instead of" / "rather than",
  * and only between two names (`NAMED`): "Maria is with Ana instead of alone", "…at home instead of at work" or "…on Monday
  * instead of Tuesday" (a day, `findDates`) tell where someone is, or when, no value of theirs changed.
  */
@@ -93,10 +93,13 @@ export function changedValue(content: string): ValueChange | null {
   }
   const p = SELF_IS_NOW.exec(content);
   if (p) {
-    const [, name, frame1, to1, frame2, to2, from] = p;
+    const [, name, frame1, to1, frame2, to2, fromFrame, from] = p;
     const frame = (frame1 ?? frame2)!.toLowerCase();
     const to = (to1 ?? to2)!.trim();
-    if (name && from && !NOT_PERSON.test(name.split(/\s+/)[0]!)) return { thing: name, from: `${frame} ${from.trim()}`, to: `${frame} ${to}`, move: false, self: true };
+    // The old value in the frame said with it ("in bed, not at the gym": "at the gym"), else in the new one's.
+    if (name && from && !NOT_PERSON.test(name.split(/\s+/)[0]!)) {
+      return { thing: name, from: `${(fromFrame ?? frame).toLowerCase()} ${from.trim()}`, to: `${frame} ${to}`, move: false, self: true };
+    }
   }
   const q = SELF_INSTEAD.exec(content);
   if (q) {
@@ -158,6 +161,17 @@ function heldSpan(text: string, value: string): RegExpExecArray | null {
 /** True when `value` is a day ("Thursday 12 November 2026"). */
 export function namesDay(value: string): boolean {
   return DAY_WORD.test(value.trim().split(/\s+/)[0] ?? '');
+}
+
+/**
+ * True when `text` tells, in the present, the person of a change of their own (`ValueChange.self`) with `value` and nothing
+ * else: "Maria is with Aetna" for "with Aetna" (findingsD H1). Not a past or planned fact that holds the words ("Maria studied
+ * art in Paris", "Maria is going to the cinema with Ana", "Maria had lunch with Ana at work"): where someone is now, or who
+ * with, changes none of them.
+ */
+export function tellsSelf(text: string, change: ValueChange, value: string): boolean {
+  const esc = (w: string): string => w.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+  return new RegExp(String.raw`^${esc(change.thing)}\s+(?:is|are)\s+(?:now\s+|still\s+)?${esc(value)}\s*[.!]?$`, 'iu').test(text.trim());
 }
 
 /** True when `text` holds `value` (a day by its weekday, else the words, case aside). */

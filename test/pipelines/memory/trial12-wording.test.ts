@@ -57,3 +57,22 @@ describe('trial12 F17: fact wording', () => {
     assert.deepEqual(contents(await extract('I am also allergic to penicillin.')), ['Ana is also allergic to penicillin']);
   });
 });
+
+describe('"hi it is X" reads no weather and no "calling" as a name (rules 73, findingsD M6)', () => {
+  test('an adjective after "it is" in uncapitalised speech is no name; a surname stops at "calling", "here", "out"', async () => {
+    // On main: name "Sunny", "Nice Out", "Grace Calling".
+    for (const text of ['hey it is sunny here', 'hi it is nice out', "hey it's sunny here"]) {
+      const r = await extract(text, { a: null, b: 'Agent Kim' });
+      assert.deepEqual(r.profileUpdates, [], `${text}: ${JSON.stringify(r.profileUpdates)}`);
+      assert.ok(!contents(r).some((c) => /speaker's name/.test(c)), `${text}: ${JSON.stringify(contents(r))}`);
+    }
+    const grace = await extract('Hi it is Grace calling about the boiler.', { a: null, b: 'Agent Kim' });
+    assert.deepEqual(grace.profileUpdates.map((p) => [p.attribute, p.value]), [['name', 'Grace']]);
+    assert.ok(contents(grace).includes("The speaker's name is Grace"), JSON.stringify(contents(grace)));
+    // Still names: "Hi it is Tom Becker", a name alone, "hi it's ana" uncapitalised.
+    for (const [text, name] of [['Hi it is Tom Becker here.', 'Tom Becker'], ['hi it is ana', 'Ana'], ['Hey, it is Sunny.', 'Sunny']]) {
+      const r = await extract(text!, { a: null, b: 'Agent Kim' });
+      assert.deepEqual(r.profileUpdates.map((p) => [p.attribute, p.value]), [['name', name]], text);
+    }
+  });
+});
