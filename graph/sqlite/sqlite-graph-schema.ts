@@ -85,13 +85,17 @@ export function createGraphSchema(db: SqliteDatabase): void {
   migrate(db);
 }
 
-/** Bring a database written by an older version up to this schema; existing rows keep their data. */
+/**
+ * Bring a database written by an older version up to this schema; existing rows keep their data. What is missing is read
+ * inside the write transaction, taken at once (`immediate`): a server and a worker starting together on an upgrade add
+ * each column once, the second finding it added, never a "duplicate column".
+ */
 function migrate(db: SqliteDatabase): void {
-  const columns = new Set((db.prepare('PRAGMA table_info(participants)').all() as { name: string }[]).map((c) => c.name));
-  const utteranceColumns = new Set((db.prepare('PRAGMA table_info(utterances)').all() as { name: string }[]).map((c) => c.name));
-  const sessionColumns = new Set((db.prepare('PRAGMA table_info(sessions)').all() as { name: string }[]).map((c) => c.name));
-  const hasWords = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'participant_words'").get() !== undefined;
   const run = db.transaction(() => {
+    const columns = new Set((db.prepare('PRAGMA table_info(participants)').all() as { name: string }[]).map((c) => c.name));
+    const utteranceColumns = new Set((db.prepare('PRAGMA table_info(utterances)').all() as { name: string }[]).map((c) => c.name));
+    const sessionColumns = new Set((db.prepare('PRAGMA table_info(sessions)').all() as { name: string }[]).map((c) => c.name));
+    const hasWords = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'participant_words'").get() !== undefined;
     for (const m of PARTICIPANT_MIGRATIONS) if (!columns.has(m.column)) db.exec(m.add);
     for (const m of UTTERANCE_MIGRATIONS) if (!utteranceColumns.has(m.column)) db.exec(m.add);
     for (const m of SESSION_MIGRATIONS) if (!sessionColumns.has(m.column)) db.exec(m.add);
@@ -108,7 +112,7 @@ function migrate(db: SqliteDatabase): void {
       for (const p of all) indexParticipantWords(db, p.tenant, p.id, p.name, fromJson<string[]>(p.aliases, []));
     }
   });
-  run();
+  run.immediate();
 }
 
 /** Replace the name words of participant `id` with those of `name` and `aliases`. */

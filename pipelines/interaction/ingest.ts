@@ -6,6 +6,7 @@ import type { MemoryStore } from '../../graph/memory-store.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import type { HeardBy, Participant, TenantId, Utterance } from '../../graph/types.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../memory/consolidate.js';
+import { DEFAULT_MIN_ASR_CONFIDENCE, doubtfulSpeech, type MinAsrConfidence } from '../memory/doubtful-speech.js';
 import { inferAddressees as inferSpeakerAddressees } from '../speaker/addressee-inference.js';
 import { ParticipantResolver } from './participant-resolver.js';
 import { SessionNaming, unknownVocatives } from './session-naming.js';
@@ -81,6 +82,11 @@ export interface InteractionIngestDeps {
    * Default `Date.now`.
    */
   clock?: () => number;
+  /**
+   * `PARLEY_MEMORY_MIN_ASR_CONFIDENCE`: a turn heard below its cut (`doubtfulSpeech`) is stored but never indexed for
+   * keyword search, as consolidation gives it no entry either. Default `DEFAULT_MIN_ASR_CONFIDENCE`.
+   */
+  minAsrConfidence?: MinAsrConfidence;
 }
 
 /** Let timers, sockets and other sessions run before going on. */
@@ -274,16 +280,17 @@ export class InteractionIngest {
     await atomically(() => this.enqueueConsolidation(tenant, missing));
   }
 
-  /** Index and queue; failures here never undo the stored utterances (the job re-indexes). */
+  /**
+   * Index and queue; failures here never undo the stored utterances (the job re-indexes). Doubtful speech is queued but
+   * not indexed: no keyword search, hence no later `memory.context`, finds a far-field turn misheard at 0.11.
+   */
   private async afterStore(tenant: TenantId, stored: Utterance[]): Promise<void> {
+    const min = this.deps.minAsrConfidence ?? DEFAULT_MIN_ASR_CONFIDENCE;
+    const docs = stored.filter((u) => !doubtfulSpeech(u, min)).map((u) => ({
+      id: u.id, text: u.text, layer: 'interaction', sessionId: u.sessionId, speakerId: u.speakerId, addresseeIds: u.addresseeIds,
+    }));
     try {
-      await this.deps.lexical.index(
-        tenant,
-        stored.map((u) => ({
-          id: u.id, text: u.text, layer: 'interaction', sessionId: u.sessionId,
-          speakerId: u.speakerId, addresseeIds: u.addresseeIds,
-        })),
-      );
+      if (docs.length > 0) await this.deps.lexical.index(tenant, docs);
     } catch (err) {
       this.deps.logger.warn({ tenant, err: (err as Error).message }, 'lexical indexing failed; the consolidation job retries it');
     }

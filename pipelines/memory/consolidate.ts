@@ -113,6 +113,8 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
     // (a run again finds it so). One consolidated with facts before the gate existed goes on as any other.
     if (doubtfulSpeech(u, minAsrConfidence) && (processed === null || processed.length === 0)) {
       log.debug({ confidence: u.confidence }, 'doubtful speech: nothing remembered');
+      // A keyword entry an ingest gave it (one from before ingest left doubtful turns out, or under another setting) goes.
+      await deps.lexical.delete(tenant, [u.id]);
       if (processed === null) await deps.memory.markProcessed(tenant, utteranceId, [], { speakerId: u.speakerId, deletedIds: [] });
       return;
     }

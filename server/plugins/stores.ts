@@ -20,7 +20,9 @@ export const storesPlugin = fp(
     const stores = opts.stores ?? (await openStoresChecked(opts.config, opts.logger));
     app.decorate('config', opts.config);
     app.decorate('stores', stores);
-    app.decorate('ingest', new InteractionIngest({ ...stores, logger: opts.logger.child({ component: 'ingest' }), clock: app.clock }));
+    app.decorate('ingest', new InteractionIngest({
+      ...stores, logger: opts.logger.child({ component: 'ingest' }), clock: app.clock, minAsrConfidence: opts.config.memoryMinAsrConfidence,
+    }));
     app.addHook('onClose', async () => {
       await stores.close(opts.config.shutdownGraceMs);
     });

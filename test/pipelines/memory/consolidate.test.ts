@@ -217,6 +217,19 @@ describe('consolidation handler, embedded path (real USE-lite, real SQLite)', ()
     assert.ok(typed.ops.some((o) => o.op === 'ADD'), 'a client\'s text (no ASR confidence) is never doubtful');
   });
 
+  test('a doubtful turn\'s keyword entry from ingest is removed by its consolidation (review D M1)', async () => {
+    clock += 60_000;
+    const [u] = await graph.addUtterances(T, [{ sessionId: 's1', speakerId: ana, addresseeIds: [ben], text: 'My cousin Zebulon breeds axolotls.',
+      startMs: null, endMs: null, time: new Date(clock).toISOString(), confidence: 0.11, audioRef: null }]);
+    assert.ok(u);
+    // As an ingest from before it left doubtful turns out indexed it.
+    await lexical.index(T, [{ id: u.id, text: u.text, layer: 'interaction', sessionId: 's1', speakerId: ana, addresseeIds: [ben] }]);
+    assert.deepEqual((await lexical.search(T, 'Zebulon axolotls', 10)).map((h) => h.id), [u.id]);
+    await handler({ id: 'doubt-indexed', name: 'memory.consolidate', attempt: 1, data: { tenant: T, sessionId: 's1', utteranceId: u.id } }, new AbortController().signal);
+    assert.deepEqual(await lexical.search(T, 'Zebulon axolotls', 10), [], 'no keyword entry left');
+    assert.deepEqual(await memory.processedFacts(T, u.id), []);
+  });
+
   // A doubtful turn gave memory nothing, but the next turn's extraction still read it: "Sure, I'll order it today" after a
   // doubtful "Can you order a chocolate cake …?" took the cake as what Ana will order; "cancel that" after a doubtful
   // plan stored "Ana withdrew: <its words>".
