@@ -387,6 +387,6 @@
  * "book / cancel / reschedule…" asked bare after a self-introduction and a comma is the caller's request (opening-introduction.ts).
  * 71 (vocunify): one vocative reader (speaker/vocatives.ts); "Hi Tom.", "Tom!" alone call an addressee, and unpunctuated "ben can you…", "thanks ben …" call a known listener.
  * 72 (fixpast): "I moved to Leeds in May" is past, only a move to a time reads ahead (told-tense.ts `A_TIME`); "X is with A instead of B", names, no "now" (value-change.ts `SELF_INSTEAD`).
- * 74 (fixclock): an hour word is read only alone ("at ten past seven", "at one of his games" kept, clock-time.ts); only moves of a time read "to <day>" ahead, not "to Tuesday's X" (booked-for.ts); "Monday to Friday week" is no "Friday week".
+ * 74 (fixclock): an hour word is read only alone ("at ten past seven", "at one of his games" kept, clock-time.ts); only moves of a time read "to <day>" ahead, not "to Tuesday's X" (booked-for.ts); "Monday to Friday week" is no "Friday week"; a move to "12 Oak Street", "the night shift", "the end of the road" is to a place (told-tense.ts `TIME_ENDS`).
  */
 export const EMBEDDED_RULES_VERSION = 74;
