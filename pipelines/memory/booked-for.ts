@@ -9,8 +9,12 @@ import { clauseAround } from './told-tense.js';
 
 /** Verbs that fix a time for something, in any form ("booked", "have reserved", "I'd arranged"). */
 const BOOKING_VERB = /\b(?:book(?:s|ed|ing)?|reserv(?:e|es|ed|ing)|schedul(?:e|es|ed|ing)|re-?schedul(?:e|es|ed|ing)|plann?(?:ed|ing)?|arrang(?:e|es|ed|ing)|organi[sz](?:e|es|ed|ing)|order(?:s|ed|ing)?|pencil(?:l?ed|l?ing)?|invit(?:e|es|ed|ing)|set\s+(?:it|that|this|them|one|something)?\s*up|sort(?:ed)?\s+out)\b/i;
-/** Verbs that move a time, in any form ("moved", "have rescheduled", "pushed … back"). */
-const MOVE_VERB = /\b(?:mov(?:e|es|ed|ing)|re-?schedul(?:e|es|ed|ing)|postpon(?:e|es|ed|ing)|push(?:es|ed|ing)?|bring(?:s|ing)?|brought|put(?:s|ting)?|chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|shift(?:s|ed|ing)?|bump(?:s|ed|ing)?)\b/i;
+/**
+ * Verbs that move a time, in any form ("moved", "have rescheduled", "pushed … back", "brought it forward", "got pushed to").
+ * Not "bring", "switch", "change", "put" alone (rules 74): "I brought Leo to Tuesday's appointment", "I pushed through to
+ * the 5th round" move no time.
+ */
+const MOVE_VERB = /\b(?:mov(?:e|es|ed|ing)|re-?schedul(?:e|es|ed|ing)|postpon(?:e|es|ed|ing))\b|\bpush(?:es|ed|ing)?\b(?:.*\bback\b|\s+(?:to|till|until)\b)|\b(?:bring(?:s|ing)?|brought)\b.*\bforward\b/i;
 /** "to / till / until" (with "on" or "the") just before the date phrase: the day a move is to. */
 const TO_BEFORE = /\b(?:to|till|until)\s+(?:on\s+)?(?:the\s+)?$/i;
 /** "for" (with "the" or "this / next / coming") just before the date phrase. */
@@ -28,8 +32,10 @@ const A_DAY = /^(?:for\s+)?(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thu
 export function bookedFor(text: string, index: number, phrase: string): boolean {
   if (!A_DAY.test(phrase.trim())) return false;
   const before = text.slice(0, index);
+  // "to Tuesday's class": a thing of that day, no day a move is to (rules 74).
+  const possessive = /^['’]s\b/.test(text.slice(index + phrase.length));
   // The verb before "to", in the clause that ends at the phrase: "I moved Leo's checkup to Monday December 7".
-  if (TO_BEFORE.test(before) && MOVE_VERB.test(clauseAround(before, Math.max(0, before.length - 1)))) return true;
+  if (!possessive && TO_BEFORE.test(before) && MOVE_VERB.test(clauseAround(before, Math.max(0, before.length - 1)))) return true;
   if (!(FOR_BEFORE.test(before) || FOR_IN_PHRASE.test(phrase.trim()))) return false;
   // The verb before "for", in the clause that holds the phrase: "I booked the table for Friday".
   return BOOKING_VERB.test(clauseAround(text, index).split(/\bfor\b/i)[0] ?? '');

@@ -24,8 +24,19 @@ const BARE_HOUR = /\bat\s+(?:\d{1,2}(?::\d{2})?|one|two|three|four|five|six|seve
 /** An hour said as a word ("seven") and as chrono reads it. */
 const HOUR_WORDS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
 const DAY_WORD = String.raw`(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)`;
-/** An hour word after "at" next to a day ("Saturday at seven", "at seven on Saturday"): chrono reads no hour in words. */
-const HOUR_WORD_AT_DAY = new RegExp(String.raw`(?<=\b${DAY_WORD}\s+at\s+)(${HOUR_WORDS.join('|')})\b|(?<=\bat\s+)(${HOUR_WORDS.join('|')})\b(?=\s+(?:on\s+)?${DAY_WORD}\b)`, 'gi');
+/** Minutes said as words after an hour ("seven thirty", "eleven fifteen", "seven oh five"). */
+const MINUTE_WORD = String.raw`(?:oh|ten|twenty|thirty|forty|fifty|fifteen|five|quarter|half)`;
+/**
+ * What makes an hour word after "at" not a time on its own (rules 74): minutes said after it ("seven thirty"), a time it
+ * is part of ("ten past seven", "one or two", "seven-ish") or a phrase that is no time ("at one of his games", "at one
+ * point"). "o'clock" is left: chrono reads "7 o'clock".
+ */
+const NOT_AN_HOUR_ALONE = String.raw`(?!\s*[-–]|\s+(?:${MINUTE_WORD}|of|point|stage|time)\b|\s+(?:past|to|till|or|and)\s+(?:\d|${HOUR_WORDS.join('|')}|noon|midnight)\b)`;
+/**
+ * An hour word, alone, after "at" next to a day ("Saturday at seven", "at seven on Saturday"): chrono reads no hour in
+ * words.
+ */
+const HOUR_WORD_AT_DAY = new RegExp(String.raw`(?<=\b${DAY_WORD}\s+at\s+)(${HOUR_WORDS.join('|')})\b${NOT_AN_HOUR_ALONE}|(?<=\bat\s+)(${HOUR_WORDS.join('|')})\b(?=\s+(?:on\s+)?${DAY_WORD}\b)`, 'gi');
 
 /**
  * `text` with each hour word said "at" next to a day written as its number, padded to the same length (indices hold),

@@ -387,7 +387,7 @@
  * "book / cancel / reschedule…" asked bare after a self-introduction and a comma is the caller's request (opening-introduction.ts).
  * 71 (vocunify): one vocative reader (speaker/vocatives.ts); "Hi Tom.", "Tom!" alone call an addressee, and unpunctuated "ben can you…", "thanks ben …" call a known listener.
  * 72 (fixpast): "I moved to Leeds in May" is past, only a move to a time reads ahead (told-tense.ts `A_TIME`); "X is with A instead of B", names, no "now" (value-change.ts `SELF_INSTEAD`).
- * 73 (fixinstead): a person's own change ("I am now in London instead of Paris") replaces only their present "X is <old>" fact, no past/plan fact nor a person as value (value-change.ts `tellsSelf`); "hi it is X" stops a surname at "calling"/"here"/"out" and takes no adjective uncapitalised (embedded-rules.ts).
+ * 73 (fixinstead): a person's own change ("I am now in London instead of Paris") replaces only their present "X is <old>" fact, no past/plan fact nor a person as value (value-change.ts `tellsSelf`); "hi it is X" stops a surname at "calling"/"here"/"out" and takes no adjective uncapitalised (embedded-rules.ts). * 74 (fixclock): an hour word is read only alone ("at ten past seven", "at one of his games" kept, clock-time.ts); only moves of a time read "to <day>" ahead, not "to Tuesday's X" (booked-for.ts); "Monday to Friday week" is no "Friday week"; a move to "12 Oak Street", "the night shift", "the end of the road" is to a place (told-tense.ts `TIME_ENDS`).
  * 75 (fixdayname; reviewD M4): a name or a title after a day ("the Sunday Times", "the Friday Maria called") is no thing named by it (day-named-thing.ts).
  */
 export const EMBEDDED_RULES_VERSION = 75;

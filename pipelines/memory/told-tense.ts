@@ -34,6 +34,17 @@ const NOT_NAME = String.raw`(?:Then|Just|Maybe|Please|Never|Always|Don|Do|Did|Wi
  */
 const NOUN_SUBJECT_SAME_FORM_PAST = new RegExp(String.raw`(?:^|[,;:]\s*|\b(?:and|but|so|because|when)\s+)(?:(?:[Mm]y|[Hh]is|[Hh]er|[Oo]ur|[Tt]heir|[Yy]our|[Tt]he)`
   + String.raw`(?:\s+(?!${NOT_SUBJECT_WORD})[a-z]+){1,3}|(?!${NOT_NAME})[A-Z][a-z]+)\s+(?:just\s+|finally\s+|already\s+|actually\s+)?(?:quit|cut|hurt|split|shut)\b`);
+/** A month, a weekday, a part of the day or a date number: what may follow the words of a time ("Sunday morning", "May 5"). */
+const TIME_GOES_ON = String.raw`(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|`
+  + String.raw`sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|today|tonight|tomorrow|morning|afternoon|evening|night|\d|o['’]clock|[ap]\.?m\b)`;
+/**
+ * Where the words of a time end (rules 74): at the end of the sentence or clause, before a word that begins a new part
+ * ("at 3", "because", "instead") or where the time goes on ("Sunday morning", "the end of the month"). Not before a noun:
+ * "12 Oak Street", "the night shift", "the 5th floor", "Spring Street", "the end of the road" are places.
+ */
+const TIME_ENDS = String.raw`(?=\s*(?:[.,;:!?)]|$)|\s+(?:${TIME_GOES_ON}|of\s+(?:the\s+)?(?:(?:next|this|that)\s+)?(?:week|month|year|term|season|${TIME_GOES_ON})|`
+  + String.raw`(?:at|in|on|by|from|for|and|or|but|so|because|instead|now|then|as|when|since|after|before|until|till|if|again|too|rather|`
+  + String.raw`this|next|with|without|which|while|though|although|due|thanks|to|the|a|an|i|we|he|she|they|it|you)\b))`;
 /**
  * A time a thing is moved to, not a place (rules 72): a day, a month, a part of the day or year, a number, "later", "the
  * end of…" ("moved to Sunday", "postponed till next week", "moved to the 12th"; not "moved to Leeds", "moved to the city").
@@ -41,7 +52,7 @@ const NOUN_SUBJECT_SAME_FORM_PAST = new RegExp(String.raw`(?:^|[,;:]\s*|\b(?:and
 const A_TIME = String.raw`(?:on\s+)?(?:the\s+)?(?:(?:next|this|coming|following|same|early|late|mid)[\s-]+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|`
   + String.raw`jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|`
   + String.raw`today|tonight|tomorrow|later|\d+(?:st|nd|rd|th)?|week|weekend|month|year|morning|afternoon|evening|night|noon|midday|midnight|`
-  + String.raw`spring|summer|autumn|fall|winter|end|start|beginning|middle|day\s+after)\b`;
+  + String.raw`spring|summer|autumn|fall|winter|end|start|beginning|middle|day\s+after)\b${TIME_ENDS}`;
 /**
  * Words that look ahead besides a modal (`LOOKS_AHEAD`): a sentence with one is not read as told of the past. A thing
  * moved to a time ("the match was moved to Sunday", `A_TIME`; a person moved to a place, "I moved to Leeds in May", is

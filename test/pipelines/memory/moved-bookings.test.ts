@@ -111,3 +111,48 @@ describe('a person with something now, instead of what they were with', () => {
     assert.ok(facts.some((x) => x.validTo !== null && x.content === 'Maria is with Aetna'));
   });
 });
+
+describe('rules 74 (fixclock): what rules 68 read too widely', () => {
+  const S = '2026-12-06T10:00:00.000Z'; // a Sunday, the review's utterance time
+  const said = async (text: string): Promise<string> => (await factsSaid(text, S, ['maria', 'Maria'], ['jo', 'Jo']))[0]?.content ?? '';
+
+  test('an hour word is read only when it is the time alone', async () => {
+    // Before: "at 10am past seven", "at 7am thirty", "at 11am fifteen", "at 1pm or two", "at 1pm of his games".
+    for (const [text, kept] of [
+      ["Let's meet on Friday at ten past seven.", 'at ten past seven'],
+      ["Let's meet on Friday at seven thirty.", 'at seven thirty'],
+      ["Let's meet on Friday at eleven fifteen.", 'at eleven fifteen'],
+      ["Let's meet on Friday at one or two.", 'at one or two'],
+      ["Let's meet on Friday at seven-ish.", 'at seven-ish'],
+      ['I will see Leo on Saturday at one of his games.', 'at one of his games'],
+    ] as const) {
+      const content = await said(text);
+      assert.ok(content.includes(kept), `${text} -> ${content}`);
+      assert.doesNotMatch(content, /\d(?:am|pm)/, text);
+    }
+    // Controls: the hour alone is read as before.
+    assert.match(await said("Let's meet on Friday at seven."), /Friday 11 December 2026 at 7am$/);
+    assert.match(await said("Let's meet on Friday at seven o'clock."), /Friday 11 December 2026 at 7am$/);
+    assert.match(await said("Let's meet at seven on Friday."), /Friday 11 December 2026 at 7am$/);
+    assert.match(await said("Let's meet on Friday at seven to celebrate."), /at 7am to celebrate/);
+  });
+
+  test('a day after "to" reads ahead only for a move of a time', () => {
+    // Before: 2026-12-08, 2026-12-07 and 2027-01-05 (read as days a thing was moved to).
+    assert.deepEqual(dates("I brought Leo to Tuesday's appointment.", S), ['2026-12-01']);
+    assert.deepEqual(dates("I switched to Monday's class last month.", S)[0], '2026-11-30');
+    assert.deepEqual(dates("I moved Leo to Tuesday's class.", S), ['2026-12-01']);
+    assert.deepEqual(dates('I pushed through to the 5th round.', S), ['2026-12-05']);
+    // Controls: moves of a time still read ahead.
+    assert.deepEqual(dates('We pushed the dentist back to Friday.', S), ['2026-12-11']);
+    assert.deepEqual(dates('The meeting got pushed to Friday.', S), ['2026-12-11']);
+    assert.deepEqual(dates('We brought the meeting forward to Tuesday.', S), ['2026-12-08']);
+    assert.deepEqual(dates('She postponed it to Monday.', S), ['2026-12-07']);
+  });
+
+  test('"Monday to Friday week" is a span of days, not Friday of next week', () => {
+    // Before: 2026-12-11 among its dates.
+    for (const s of ['I work a Monday to Friday week at the bank.', 'I work a Monday-Friday week.']) assert.ok(!dates(s, S).includes('2026-12-11'), s);
+    assert.deepEqual(dates("I'm seeing her Friday week.", S), ['2026-12-11']);
+  });
+});

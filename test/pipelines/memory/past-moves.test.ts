@@ -31,6 +31,20 @@ describe('a person moved, told in the past, in a month', () => {
     assert.deepEqual(dates('We are moving to Leeds in May.'), ['2027-05']);
     assert.deepEqual(dates("I'm moving to Leeds next March."), ['2027-03']);
   });
+
+  test('a place that begins like a time is a place (rules 74)', () => {
+    // Before: each a year ahead (2027-05, 2027-03): "12", "night", "5th", "Spring", "end", "weekend" were read as the time moved to.
+    for (const [text, month] of [['We moved to 12 Oak Street in May.', '2026-05'], ['We moved to the night shift in March.', '2026-03'],
+      ['I moved to the 5th floor in May.', '2026-05'], ['We moved to Spring Street in May.', '2026-05'],
+      ['We moved to the end of the road in May.', '2026-05'], ['I moved to the weekend team in March.', '2026-03']] as const) {
+      assert.deepEqual(dates(text), [month], text);
+    }
+    // Controls: a time that goes on, or ends its clause, is still a time moved to.
+    assert.deepEqual(dates('The meeting was moved to Sunday morning.'), ['2026-12-13']);
+    assert.deepEqual(dates('It was moved to the end of the month.'), ['2026-12-31']);
+    assert.deepEqual(dates('The party was moved to May 5.'), ['2027-05-05']);
+    assert.deepEqual(dates('The match was moved to next week because of rain.'), ['2026-12-07']);
+  });
 });
 
 describe('a person with something instead of another, no "now"', () => {
