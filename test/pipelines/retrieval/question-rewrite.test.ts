@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Participant } from '../../../graph/types.js';
 import { feedbackTerms } from '../../../pipelines/retrieval/feedback-terms.js';
-import { covers, roundActions } from '../../../pipelines/retrieval/question-policy.js';
+import { coverage, covers, roundActions } from '../../../pipelines/retrieval/question-policy.js';
 import { boostedSubjects, rewriteQuestion } from '../../../pipelines/retrieval/question-rewrite.js';
 
 const person = (id: string, name: string | null, aliases: string[] = []): Participant => ({
@@ -191,6 +191,19 @@ describe('the deterministic policy', () => {
   test('covers matches stems of every term', () => {
     assert.equal(covers('I promised to send the reports.', ['promise', 'report']), true);
     assert.equal(covers('I promised to send it.', ['promise', 'report']), false);
+  });
+
+  test('covers matches a word by its stem, not by a cut of letters (issue #16, cancelq: "Who cancelled?", "Any cancellations?")', () => {
+    const tom = "Tom Reed needs to cancel Friday's appointment";
+    const maria = 'Maria asked Receptionist Jo to cancel their cleaning on Thursday 26 November 2026, thanks';
+    for (const term of ['cancelled', 'cancellations', 'cancel', 'cancels', 'canceled']) {
+      assert.equal(covers(tom, [term]), true, term);
+      assert.equal(covers(maria, [term]), true, term);
+    }
+    assert.equal(covers('She cancelled the trip.', ['cancellation']), true);
+    assert.equal(covers('He beat cancer last year.', ['cancel']), false, '"cancel" is not a cut to "canc"');
+    assert.equal(covers('I need to cancel my cleaning.', ['cancer']), false);
+    assert.equal(coverage('She studies law and hikes.', ['study', 'hiking', 'swim']), 2 / 3);
   });
 });
 
