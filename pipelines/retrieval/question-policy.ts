@@ -1,5 +1,6 @@
 import type { SearchFilters } from './pool-search.js';
 import { asksForList } from './list-question.js';
+import { wink } from '../wink.js';
 import { tokens, type RewrittenQuestion } from './question-rewrite.js';
 
 /** One retrieval action of the agentic loop. */
@@ -97,17 +98,36 @@ export type SessionBestLayer = (typeof SESSION_BEST_LAYERS)[number];
 export const SESSION_BEST_QUESTIONS = ['list', 'subject'] as const;
 export type SessionBestQuestions = (typeof SESSION_BEST_QUESTIONS)[number];
 
-/** Crude stem: long words lose up to 2 trailing letters (promised ~ promise, groups ~ group). */
-export const stemOf = (w: string): string => (w.length > 5 ? w.slice(0, w.length - 2) : w.length > 4 ? w.slice(0, 4) : w);
+/** Stems already read (`stemOf` runs for every word of every candidate); emptied when it grows past `STEMS_KEPT`. */
+const stems = new Map<string, string>();
+const STEMS_KEPT = 100_000;
 
-/** Share of `terms` that occur in `text` (stem prefix match); 1 when there are no terms. */
+/**
+ * The Porter2 stem of a lowercase word (wink-nlp's `its.stem`): promised ~ promise, groups ~ group, cancelled ~
+ * cancellations ~ cancel (a cut of trailing letters made "cancellatio" of "cancellations" and "canc" of "cancel", issue #16).
+ * A text that is not one word ("call off") is its own stem.
+ */
+export function stemOf(w: string): string {
+  let s = stems.get(w);
+  if (s === undefined) {
+    const nlp = wink();
+    const words = nlp.readDoc(w).tokens();
+    // wink's typings give `its.stem` the addons parameter of a lemma function; it reads a token as `its.value` does.
+    s = words.length() === 1 ? (words.out(nlp.its.stem as unknown as typeof nlp.its.value) as string[])[0] ?? w : w;
+    if (stems.size >= STEMS_KEPT) stems.clear();
+    stems.set(w, s);
+  }
+  return s;
+}
+
+/** True when `word` holds `term` (both lowercase): the word's stem starts with the term's (marriage ~ married). */
+export const stemMatches = (word: string, term: string): boolean => stemOf(word).startsWith(stemOf(term));
+
+/** Share of `terms` that occur in `text` (stem prefix match, `stemMatches`); 1 when there are no terms. */
 export function coverage(text: string, terms: readonly string[]): number {
   if (terms.length === 0) return 1;
   const words = tokens(text);
-  return terms.filter((t) => {
-    const s = stemOf(t);
-    return words.some((w) => w.startsWith(s));
-  }).length / terms.length;
+  return terms.filter((t) => words.some((w) => stemMatches(w, t))).length / terms.length;
 }
 
 /** True when every term occurs in `text` (stem prefix match). */

@@ -1,5 +1,5 @@
 import type { MemoryItem } from '../../graph/core/events.js';
-import { coverage, stemOf } from './question-policy.js';
+import { coverage, stemMatches } from './question-policy.js';
 import { tokens } from './question-rewrite.js';
 import type { WordNet } from './wordnet.js';
 
@@ -101,7 +101,7 @@ export function relevanceSignals(
   if (topic) {
     const held = tokens(words);
     out.topicLexical = topic.words.length === 0 ? null
-      : topic.words.filter((forms) => forms.some((f) => held.some((w) => w.startsWith(stemOf(f))))).length / topic.words.length;
+      : topic.words.filter((forms) => forms.some((f) => held.some((w) => stemMatches(w, f)))).length / topic.words.length;
     out.topicDense = topic.words.length > 0 && topic.vector && vector && topic.vector.length === vector.length ? dot(topic.vector, vector) : null;
   }
   return out;
