@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { ParleyClient, type MemoryItem } from '../../clients/typescript/src/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { at, JO, postCalls, show, type Call } from '../helpers/front-desk.js';
 
 // trial12 F11 (a dental front desk's simulated week): two callers cancel their cleanings, one in a comma-joined turn,
 // among the week's other calls; at the end of the week the desk asks "did anyone cancel this week?". Before, the
 // comma-joined turn gave no fact, and Sam's dated "I need to cancel…" was a plan of its own that settled nothing.
-const JO = 'Receptionist Jo';
-/** Monday of last week, 00:00 UTC: the simulated week (the server refuses turns said in the future). */
-const WEEK = ((now: Date) => Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - ((now.getUTCDay() + 6) % 7) - 7))(new Date());
-const at = (day: number, hour: number): string => new Date(WEEK + (day * 24 + hour) * 3_600_000).toISOString();
-const CALLS: Array<[session: string, day: string, turns: Array<[string, string]>]> = [
+const CALLS: Call[] = [
   ['mon-sam', at(0, 9), [['Sam Lee', "Hi, I'd like to book a cleaning for Thursday at 10."], [JO, "You're booked for Thursday at 10am."]]],
   ['mon-omar', at(0, 11), [['Omar Haddad', 'My kids loved the new toothbrushes.'], [JO, 'Glad to hear it, see you next month.']]],
   ['tue-lena', at(1, 10), [['Lena Park', 'Is the clinic open on Saturday this week?'], [JO, "Yes, we're open Saturday morning."]]],
@@ -34,18 +30,11 @@ const FRIDAY = at(4, 17);
 describe('cancellations heard at a front desk over a week are found by "did anyone cancel this week?" (trial12 F11)', () => {
   let t: TestApp;
   let api: ParleyClient;
-  const show = (items: MemoryItem[]): string => items.map((i) => `${i.layer} ${i.speaker?.name}: ${i.text}`).join(' | ');
 
   before(async () => {
     t = await startTestApp();
     api = new ParleyClient({ baseUrl: t.httpUrl });
-    for (const [session, day, turns] of CALLS) {
-      await api.postUtterances(session, turns.map(([speaker, text], i) => ({
-        speaker, text, addressees: [speaker === JO ? turns[0]![0] : JO], time: new Date(Date.parse(day) + i * 30_000).toISOString(),
-      })));
-      await api.endSession(session);
-    }
-    await drainConsolidation(t.app.stores.queue, 120_000);
+    await postCalls(t, api, CALLS);
   });
   after(async () => {
     await t?.close();

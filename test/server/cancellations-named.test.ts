@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { ParleyClient, type MemoryItem } from '../../clients/typescript/src/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { at, JO, postCalls, show, type Call } from '../helpers/front-desk.js';
 
 // Issue #16 (cancelq): two callers' cancellations are stored ("Hi, it's Maria, cancel my Thursday cleaning, thanks",
 // "This is Tom, I need to cancel Friday's appointment") among a week's other calls, then "Who cancelled?" and "Any
@@ -10,11 +10,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 // "cancellations" -> "cancellatio", neither of which "cancel" starts with): no item held the question's word, and the
 // answer read unanswerable though its first two items were the cancellations. (The finding's 3rd-4th ranks were not
 // reproduced here: on this week they ranked 1st-2nd before the fix too.)
-const JO = 'Receptionist Jo';
-/** Monday of last week, 00:00 UTC (the server refuses turns said in the future). */
-const WEEK = ((now: Date) => Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - ((now.getUTCDay() + 6) % 7) - 7))(new Date());
-const at = (day: number, hour: number): string => new Date(WEEK + (day * 24 + hour) * 3_600_000).toISOString();
-const CALLS: Array<[session: string, day: string, turns: Array<[string, string]>]> = [
+const CALLS: Call[] = [
   ['mon-sam', at(0, 9), [['Sam Lee', "Hi, I'd like to book a cleaning for Thursday at 10."], [JO, "You're booked for Thursday at 10am."]]],
   ['mon-omar', at(0, 11), [['Omar Haddad', 'My kids loved the new toothbrushes.'], [JO, 'Glad to hear it, see you next month.']]],
   ['tue-lena', at(1, 10), [['Lena Park', 'Is the clinic open on Saturday this week?'], [JO, "Yes, we're open Saturday morning."]]],
@@ -30,18 +26,11 @@ const FRIDAY = at(4, 17);
 describe('"Who cancelled?" and "Any cancellations?" lead with the callers\' cancellations (issue #16, cancelq)', () => {
   let t: TestApp;
   let api: ParleyClient;
-  const show = (items: MemoryItem[]): string => items.map((i) => `${i.layer} ${i.speaker?.name}: ${i.text}`).join(' | ');
 
   before(async () => {
     t = await startTestApp();
     api = new ParleyClient({ baseUrl: t.httpUrl });
-    for (const [session, day, turns] of CALLS) {
-      await api.postUtterances(session, turns.map(([speaker, text], i) => ({
-        speaker, text, addressees: [speaker === JO ? turns[0]![0] : JO], time: new Date(Date.parse(day) + i * 30_000).toISOString(),
-      })));
-      await api.endSession(session);
-    }
-    await drainConsolidation(t.app.stores.queue, 120_000);
+    await postCalls(t, api, CALLS);
   });
   after(async () => {
     await t?.close();
