@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import type { MemoryItem } from '../../graph/core/events.js';
+import { storedAgents } from '../../server/ws/session-agents.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { enrolledAgent } from '../helpers/enrolled-agent.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -81,5 +82,29 @@ describe('a scoped question on a session no longer live: its agents as when it w
     t = await startTestApp({ DATA_DIR: data.dir });
     const fresh = await query(t);
     assert.deepEqual(ids(fresh), ids(live), `fresh server: ${texts(fresh)}; live: ${texts(live)}`);
+  });
+
+  test('erasure: a caller erased leaves the call\'s agents kept; an agent erased leaves the calls they spoke in', async () => {
+    const metadataOf = async (id: string): Promise<Record<string, unknown>> => (await t.app.inject({ url: `/v1/sessions/${id}/transcript` })).json().metadata;
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=sa-spoke&agent=${agent}`);
+    try {
+      await c.next('session.started');
+      c.sendJson({ type: 'utterance', speaker: 'Agent Sam', addressees: ['Rosa'], text: 'Good morning Rosa, deliveries desk.' });
+      await c.nextNew('transcript.final');
+      c.sendJson({ type: 'utterance', speaker: 'Rosa', addressees: ['Agent Sam'], text: 'My parcel has not arrived.' });
+      await c.nextNew('transcript.final');
+    } finally {
+      c.close();
+    }
+    assert.deepEqual((await metadataOf('sa-live')).agents, [agent], 'the call keeps its agents');
+    const luis = await t.app.inject({ method: 'DELETE', url: '/v1/participants/Luis' });
+    assert.equal(luis.statusCode, 200, luis.body);
+    assert.deepEqual((await metadataOf('sa-live')).agents, [agent], 'erasing the caller scrubs the call\'s metadata, not its agents');
+    assert.deepEqual((await metadataOf('sa-spoke')).agents, [agent]);
+    const sam = await t.app.inject({ method: 'DELETE', url: `/v1/participants/${agent}` });
+    assert.equal(sam.statusCode, 200, sam.body);
+    assert.equal((await metadataOf('sa-spoke')).agents, undefined, 'the erased agent\'s id leaves the calls they spoke in');
+    // A call they never spoke in keeps the id, and reads it as gone: its scope holds no erased agent.
+    assert.deepEqual(await storedAgents(t.app.stores.graph, 'default', await metadataOf('sa-live')), []);
   });
 });
