@@ -84,6 +84,27 @@ describe('a scoped question on a session no longer live: its agents as when it w
     assert.deepEqual(ids(fresh), ids(live), `fresh server: ${texts(fresh)}; live: ${texts(live)}`);
   });
 
+  test('session.update cannot set the agents the session keeps; a stream resumed without ?agent= keeps them', async () => {
+    const first = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=sa-resume&agent=${agent}`);
+    await first.next('session.started');
+    first.close();
+    await t.close();
+    t = await startTestApp({ DATA_DIR: data.dir });
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=sa-resume`);
+    try {
+      await c.next('session.started');
+      assert.deepEqual([...(t.app.sessions.get('default', 'sa-resume')?.agents ?? [])], [agent], 'resumed on a fresh server, its agents are known');
+      c.sendJson({ type: 'session.update', session: { agents: ['p_someone_else'] } });
+      const err = await c.nextNew('error');
+      assert.equal(err.code, 'PARLEY_ERR_BAD_FRAME');
+      assert.match(err.message as string, /agents is not a session setting/);
+    } finally {
+      c.close();
+    }
+    const record = await t.app.stores.graph.getSession('default', 'sa-resume');
+    assert.deepEqual(record?.metadata.agents, [agent], 'nothing changed');
+  });
+
   test('erasure: a caller erased leaves the call\'s agents kept; an agent erased leaves the calls they spoke in', async () => {
     const metadataOf = async (id: string): Promise<Record<string, unknown>> => (await t.app.inject({ url: `/v1/sessions/${id}/transcript` })).json().metadata;
     const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=sa-spoke&agent=${agent}`);
