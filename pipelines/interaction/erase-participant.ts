@@ -145,7 +145,7 @@ async function eraseInFull(
   await stores.graph.beginErasure(tenant, participantId, JSON.stringify(merged), again.spoken);
   const before = await deleteMemoriesRecorded(stores, tenant, participantId, merged);
   // While their turns still name their sessions: what they gave about themselves in those sessions' metadata goes.
-  await scrubSessionMetadata(stores, tenant, [...new Set([...spoken, ...again.spoken])]);
+  await scrubSessionMetadata(stores, tenant, [...new Set([...spoken, ...again.spoken])], participantId);
   // Null when a concurrent erasure of the same person removed them first: this one still finishes its second pass.
   // Under the speaker's lock (`speakerLockKey`): a consolidation job that read one of their turns writes before this, or
   // finds the turn gone; what it wrote is listed again and erased below.

@@ -18,7 +18,7 @@ import { temporalIntent } from './temporal-intent.js';
 import { defaultWordNet } from './wordnet.js';
 import { answerable, DEFAULT_TOPIC_BARS, relevance, relevanceSignals, topicForms, type RelevanceSignals } from './relevance.js';
 import type { MemoryItem } from '../../graph/core/events.js';
-import { withinScope } from './context-scope.js';
+import { withinScope, type MemoryScope } from './context-scope.js';
 import { inScope, timeScope, type TimeRange } from './time-scope.js';
 
 // The question's types and options, and the named subject's match, live beside the loop; their importers find them here too.
@@ -35,7 +35,7 @@ const now = (): number => performance.now();
  * pool search), query and speaker filter. A round's lists are fused with RRF, de-duplicated, its
  * scores spread to neighbouring turns of the same session (replies hold answers), and at most
  * `perRound` records kept; rounds are fused with RRF again. Round 2 expands the query with
- * pseudo-relevance feedback words from round 1's best records (and, opt-in, searches by the question vector moved
+ * pseudo-relevance feedback words from round 1's best records within `scope` (and, opt-in, searches by the question vector moved
  * towards theirs: `denseFeedback`), round 3 searches by vector per named
  * participant. A question that names a time ("in May 2023", "last week") also searches the turns
  * from then, and their evidence gains `timeBoost`, and more (`periodBoost`) when said inside the time itself, not
@@ -141,9 +141,11 @@ export async function answerQuestion(
       if (rewritten.terms.length === 0 || (best !== undefined && covers(best, rewritten.terms))) break;
     }
     if (round === 1) {
-      const top = await textsOf(stores.graph, tenant, ranking.slice(0, 15).map((r) => r.id), utterances);
+      // Drawn from the turns within the scope: another person's memories must not choose the words searched for.
+      const scopedRanking = await scopedIds(stores.graph, tenant, ranking.map((r) => r.id), utterances, input.scope);
+      const top = await textsOf(stores.graph, tenant, scopedRanking.slice(0, 15), utterances);
       expansion = feedbackTerms(top, new Set([...rewritten.terms, ...rewritten.nameWords]), options.feedbackTerms ?? 5, options.feedbackDocs ?? 3);
-      feedback = await denseFeedbackVector(retriever, tenant, input.question, ranking.map((r) => r.id), options);
+      feedback = await denseFeedbackVector(retriever, tenant, input.question, scopedRanking, options);
     }
   }
 
@@ -268,6 +270,18 @@ async function turnsIn(
 ): Promise<string[]> {
   const lists = await Promise.all(ranges.map((r) => graph.queryInteractions(tenant, { ...filters, since: r.since, until: r.until, limit })));
   return [...new Set(lists.flat().map((u) => u.id))];
+}
+
+/** Of the turns `ids` (in order), those within `scope` (read into `utterances`); all of them without a scope. */
+async function scopedIds(
+  graph: Retriever['stores']['graph'], tenant: TenantId, ids: string[], utterances: Map<string, Utterance>, scope: MemoryScope | undefined,
+): Promise<string[]> {
+  if (!scope) return ids;
+  await textsOf(graph, tenant, ids, utterances);
+  return ids.filter((id) => {
+    const u = utterances.get(id);
+    return u !== undefined && withinScope(u, scope);
+  });
 }
 
 async function textsOf(

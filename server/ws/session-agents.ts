@@ -6,6 +6,36 @@ import { findParticipantByRef } from '../../pipelines/interaction/participant-re
 /** Most agents one stream may name (`?agent=`). */
 export const MAX_AGENTS = 16;
 
+/**
+ * The key of a session's metadata that keeps its agents (participant ids) once a stream named them: a session that is no
+ * longer live here (ended, or live on another server, or before a restart) is scoped and resumed with them.
+ */
+export const SESSION_AGENTS_KEY = 'agents';
+
+/**
+ * The agents a session's `metadata` keeps ({@link SESSION_AGENTS_KEY}), as they are now: one merged away as the
+ * participant it was merged into, an erased one left out; none when it keeps none.
+ */
+export async function storedAgents(graph: GraphStore, tenant: TenantId, metadata: Record<string, unknown>): Promise<string[]> {
+  const kept = metadata[SESSION_AGENTS_KEY];
+  if (!Array.isArray(kept)) return [];
+  const agents: string[] = [];
+  for (const id of kept.slice(0, MAX_AGENTS)) {
+    if (typeof id !== 'string') continue;
+    const retired = (await graph.getParticipant(tenant, id)) ? null : await graph.retiredParticipant(tenant, id);
+    const now = retired === null ? id : 'mergedInto' in retired ? retired.mergedInto : null;
+    if (now !== null && !agents.includes(now)) agents.push(now);
+  }
+  return agents;
+}
+
+/** Keep `agents` in session `sessionId`'s metadata ({@link SESSION_AGENTS_KEY}), the rest of it as it is. */
+export async function keepSessionAgents(graph: GraphStore, tenant: TenantId, sessionId: string, agents: readonly string[]): Promise<void> {
+  const record = await graph.getSession(tenant, sessionId);
+  if (!record) return;
+  await graph.updateSession(tenant, sessionId, { metadata: { ...record.metadata, [SESSION_AGENTS_KEY]: [...agents] } });
+}
+
 /** What resolving a stream's agents needs to know besides the store. */
 export interface AgentCheck {
   /** Whether the tenant's voiceprints are stored (`voiceprintsAllowed`): without them no agent's voice is known. */

@@ -1,6 +1,7 @@
 import { ParleyError } from '../../graph/core/errors.js';
 import type { StreamFormat } from '../../pipelines/audio/audio-format.js';
 import { CONTEXT_SCOPES, isContextScope } from '../../pipelines/retrieval/context-scope.js';
+import { SESSION_AGENTS_KEY } from './session-agents.js';
 
 /**
  * Settings fixed when the socket connects (`/v1/stream` query parameters): the decoder is built for
@@ -46,6 +47,9 @@ export function validateSessionSettings(settings: Record<string, unknown>, forma
   }
   for (const [field, env] of Object.entries(SERVER_SETTINGS)) {
     if (Object.hasOwn(settings, field)) problems.push(`${field} is not a session setting: the server's ${env} decides it`);
+  }
+  if (Object.hasOwn(settings, SESSION_AGENTS_KEY)) {
+    problems.push(`${SESSION_AGENTS_KEY} is not a session setting: the stream names them when it connects (?agent=)`);
   }
   if (Object.hasOwn(settings, 'language')) {
     const language = settings.language;

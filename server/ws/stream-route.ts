@@ -14,7 +14,7 @@ import { checkMessageSize, messageBytes, nameHardCapOnClose, WS_HARD_CAP_BYTES }
 import type { TurnListenerFactory } from '../../pipelines/retrieval/turn-listener.js';
 import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
 import { ConsolidationWorkers } from './consolidation-workers.js';
-import { resolveAgents } from './session-agents.js';
+import { keepSessionAgents, resolveAgents } from './session-agents.js';
 import { voiceprintsAllowed } from '../config.js';
 import { refusalCloseCode } from './close-frame.js';
 import { closeFromServer, serverClose } from './server-close.js';
@@ -222,7 +222,18 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
       if (typeof query.external_id === 'string') live.pendingExternalId = query.external_id;
       // A reconnect naming no agents keeps the session's.
       const agents = streamAgents.get(request);
-      if (agents) live.agents = new Set(agents);
+      if (agents) {
+        live.agents = new Set(agents);
+        // Kept with the session: a question on it once it is no longer live here is scoped with them (`queryScope`).
+        try {
+          await keepSessionAgents(app.stores.graph, request.tenant, live.id, agents);
+        } catch (err) {
+          const { code, message } = toClientError(err);
+          refuse(socket, new ParleyError(code, message));
+          if (!live.ended && !live.connected) registry.disconnected(live);
+          return;
+        }
+      }
       if (!closed) {
         const startTime = typeof query.start_time === 'string' ? Date.parse(isoTime(query.start_time, 'start_time')) : undefined;
         live.attach(socket, format, opened.resumed, startTime === undefined ? {} : { startTime });

@@ -17,7 +17,7 @@ import { closeReason, refusalCloseCode } from './close-frame.js';
 import { closeFromServer, serverClose } from './server-close.js';
 import { StreamQuery } from '../protocol/ws-messages.js';
 import { voiceprintsAllowed } from '../config.js';
-import { resolveAgents } from './session-agents.js';
+import { resolveAgents, SESSION_AGENTS_KEY } from './session-agents.js';
 
 /** The only audio Twilio Media Streams sends: G.711 mu-law, 8 kHz, mono. */
 const TWILIO_FORMAT: StreamFormat = { encoding: 'mulaw', sampleRate: 8000, channels: 1 };
@@ -253,6 +253,8 @@ class TwilioConnection {
       channel: 'twilio',
       ...(contextScope !== undefined ? { context_scope: contextScope } : {}),
       twilio: { call_sid: start.callSid, stream_sid: start.streamSid, account_sid: start.accountSid, tracks: start.tracks, custom_parameters: visible },
+      // Kept with the call: a question on it once it is no longer live here is scoped with them (`queryScope`).
+      ...(agents ? { [SESSION_AGENTS_KEY]: agents } : {}),
     };
     if (Buffer.byteLength(JSON.stringify(metadata)) > MAX_SESSION_METADATA_BYTES) {
       throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `customParameters would make the session metadata larger than ${MAX_SESSION_METADATA_BYTES} bytes`);
