@@ -42,10 +42,10 @@ export function withoutPhatic(sentence: string): string {
 
 /**
  * Thanks or "please" closing a sentence ("cancel my Thursday cleaning, thanks", "…, thank you", "… please", "…, cheers"):
- * no part of what it asks or tells (rules 76). Not "say thank you", "no thanks", "as you please", nor a sentence of
- * courtesy alone.
+ * no part of what it asks or tells (rules 76). Not "say thank you", "no thanks", "my thanks", "as / what you please",
+ * nor a sentence of courtesy alone.
  */
-const COURTESY_TAIL = /(?<!\b(?:say|says|said|saying|no|as\s+(?:you|we|they|I|he|she)|if\s+you))(?:\s*,\s*|\s+)(?:(?:thanks|thank\s+you|many\s+thanks)(?:\s+(?:so|very)\s+much|\s+a\s+lot|\s+again)?|please|cheers)\s*([.!?]*)\s*$/i;
+const COURTESY_TAIL = /(?<!\b(?:say|says|said|saying|no|my|our|your|his|her|their|(?:as|if|what|whatever)\s+(?:you|we|they|I|he|she)))(?:\s*,\s*|\s+)(?:(?:thanks|thank\s+you|many\s+thanks)(?:\s+(?:so|very)\s+much|\s+a\s+lot|\s+again)?|please|cheers)\s*([.!?]*)\s*$/i;
 
 /** `sentence` without thanks or "please" closing it ({@link COURTESY_TAIL}); as said where nothing else would stay. */
 export function withoutCourtesyTail(sentence: string): string {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import type { Fact } from '../../../graph/memory-store.js';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
+import { withoutCourtesyTail } from '../../../pipelines/memory/call-phrases.js';
 import { withDayAfterThing } from '../../../pipelines/memory/day-named-thing.js';
 import { findDates } from '../../../pipelines/memory/relative-date.js';
 import { reclockedText, retellsHour } from '../../../pipelines/memory/retimed.js';
@@ -81,6 +82,11 @@ describe('courtesy tails', () => {
       ['Maria Gomez asked Receptionist Jo to cancel their cleaning on Thursday 10 December 2026']);
     assert.deepEqual((await read('Cancel my Thursday cleaning please')).map(([c]) => c),
       ['Maria Gomez asked Receptionist Jo to cancel their cleaning on Thursday 10 December 2026']);
+  });
+
+  test('a thanks or a "please" that is part of what is said stays', () => {
+    for (const s of ['I gave him my thanks.', 'Do as you please.', 'Yes please', 'I want to say thank you', 'No thanks.']) assert.equal(withoutCourtesyTail(s), s);
+    assert.equal(withoutCourtesyTail('Can I get the bill, please?'), 'Can I get the bill?');
   });
 
   test('a thing turned down with thanks is still turned down', async () => {
