@@ -40,6 +40,21 @@ export function withoutPhatic(sentence: string): string {
   return /\p{L}/u.test(out) && !COURTESY.test(out) ? out : '';
 }
 
+/**
+ * Thanks or "please" closing a sentence ("cancel my Thursday cleaning, thanks", "…, thank you", "… please", "…, cheers"):
+ * no part of what it asks or tells (rules 76). Not "say thank you", "no thanks", "my thanks", "as / what you please",
+ * nor a sentence of courtesy alone.
+ */
+const COURTESY_TAIL = /(?<!\b(?:say|says|said|saying|no|my|our|your|his|her|their|(?:as|if|what|whatever)\s+(?:you|we|they|I|he|she)))(?:\s*,\s*|\s+)(?:(?:thanks|thank\s+you|many\s+thanks)(?:\s+(?:so|very)\s+much|\s+a\s+lot|\s+again)?|please|cheers)\s*([.!?]*)\s*$/i;
+
+/** `sentence` without thanks or "please" closing it ({@link COURTESY_TAIL}); as said where nothing else would stay. */
+export function withoutCourtesyTail(sentence: string): string {
+  const m = COURTESY_TAIL.exec(sentence);
+  if (!m) return sentence;
+  const rest = sentence.slice(0, m.index);
+  return rest.trim().split(/\s+/).length < 2 || COURTESY.test(rest) ? sentence : `${rest}${m[1] ?? ''}`;
+}
+
 /** "I'm (so) sorry James", "sorry James": the apology and the name called after it. */
 const APOLOGY = /^\s*(?:(?:oh|well|so|no|yes|okay|ok)[\s,]+)?(?:(?:i\s+am|i['’]m|im)\s+)?(?:so\s+|very\s+|really\s+|terribly\s+)?sorry(?:\s+about\s+that)?[\s,]+([A-Za-z][a-z'’-]+)\b[\s,.!]*/i;
 

@@ -5,6 +5,7 @@
  * Said as "my cleaning on Thursday", every rule reads it as that sentence already is.
  */
 import type { Wink } from '../wink.js';
+import { givenNamePrevalence } from '../speaker/given-names.js';
 import { isApposedName } from './relation-apposition.js';
 
 const WEEKDAY = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/i;
@@ -23,6 +24,24 @@ function thingWord(t: Tok, k: number, text: string): boolean {
   if (WEEKDAY.test(t.word) || PART_OF_DAY.test(t.word) || t.pos === 'PROPN' || isApposedName(t.word, text)) return false;
   // "my Thursday cleaning": the tagger reads "cleaning" as a verb.
   return ['NOUN', 'ADJ'].includes(t.pos) || (k === 0 && t.pos === 'VERB' && /ing$/i.test(t.word));
+}
+
+/** A possessive: only after one may a name qualify the thing ("my Friday Pilates class"; "the Sunday Times crossword" is a title's). */
+const POSSESSIVE = /^(?:my|our|your|his|her|their)$/i;
+
+/**
+ * Where the thing named by its day, starting at `j` after the owner `owner`, ends: its words (`thingWord`); after a
+ * possessive, a name that is no listed given name (a person's) may open it where a common noun follows ("my Friday Pilates class" is
+ * the Pilates class on Friday, rules 76; "my Friday Maria called" names no thing).
+ */
+function thingEnd(toks: readonly Tok[], j: number, owner: string, text: string): number {
+  let k = j;
+  const name = (t: Tok | undefined): boolean => t?.pos === 'PROPN' && !WEEKDAY.test(t.word) && !PART_OF_DAY.test(t.word) && givenNamePrevalence(t.word.toLowerCase()) === 0;
+  if (POSSESSIVE.test(owner)) while (name(toks[k])) k++;
+  if (k > j && !(toks[k]?.pos === 'NOUN' && thingWord(toks[k]!, k - j, text))) k = j;
+  let end = k;
+  while (toks[end] && thingWord(toks[end]!, end - j, text)) end++;
+  return end === k ? j : end;
 }
 
 /** A phrase that says which thing ("the class **in watercolour**", "my appointment **with Dr Lee**") is part of it. */
@@ -54,8 +73,7 @@ export function withDayAfterThing(nlp: Wink, text: string): string {
     let j = i + 1;
     if (/^['’]s$/.test(toks[j]?.word ?? '')) j++;
     if (toks[j] && PART_OF_DAY.test(toks[j]!.word)) j++;
-    let end = j;
-    while (toks[end] && thingWord(toks[end]!, end - j, text)) end++;
+    let end = thingEnd(toks, j, toks[i - 1]!.word, text);
     if (end === j) continue;
     end = afterQualifier(toks, end);
     const day = toks.slice(i, j).filter((d) => !/^['’]s$/.test(d.word)).map((d, k) => (k === 0 ? d.word : ` ${d.word}`)).join('');

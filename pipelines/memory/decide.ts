@@ -6,7 +6,7 @@ import { PLANNED_KINDS as SETTLEABLE, PROPOSAL, cancelIsPlanDone, cancelsByObjec
 import type { ExtractedFact } from './extractor.js';
 import { keyedIdentifier, ofIdentifierKind } from './identifiers.js';
 import { cancelledBookings, cancelledOrders } from './cancelled-plans.js';
-import { retimedText, type Retold } from './retimed.js';
+import { reclockedText, retellsHour, retimedText, type Retold } from './retimed.js';
 import { spokenDate } from './date-text.js';
 import { FOR_NOW_PREFERENCE } from './temporary-slots.js';
 import { canonicalSlot } from './thing-keys.js';
@@ -470,7 +470,9 @@ export class RuleDecider implements Decider {
           || (fact.settles === 'done' && PROBLEM.test(c.fact.content))) && fits(c))
         ?? candidates.find((c) => (fact.settles === 'instead' || fact.settles === 'cancelled') && c.fact.planObject?.event === true && fits(c));
       // "Let's do Saturday at seven instead": an alternative naming only a new time moves the latest plan dated that day.
-      const moved = open ?? (retimes(fact) ? latestDatedPlan(candidates, time) : undefined);
+      // "Can we do 7 instead?" (rules 76): a new hour alone moves the latest plan dated that day to it, its day kept.
+      const reclocks = fact.settles === 'instead' && !fact.eventTime && retellsHour(fact.content);
+      const moved = open ?? (retimes(fact) || reclocks ? latestDatedPlan(candidates, time) : undefined);
       // A plan to cancel something is done by cancelling it ("I cancelled the paper delivery"): closed, not withdrawn.
       const withdrawn = fact.settles === 'cancelled'
         && !(fact.planObject && open?.fact.planObject && cancelIsPlanDone(fact.planObject, open.fact.planObject));
@@ -486,7 +488,7 @@ export class RuleDecider implements Decider {
       if (moved && withdrawn) return { op: 'DELETE', targetIds: [moved.fact.id, ...booked.map((c) => c.fact.id)] };
       if (booked.length > 0) return { op: 'DELETE', targetIds: booked.map((c) => c.fact.id) };
       // A plan moved by its new time alone is written again with that time, so it still says what it is (fix9).
-      const retold = moved && retimes(fact) ? retimedText(moved.fact, fact) : null;
+      const retold = moved && retimes(fact) ? retimedText(moved.fact, fact) : moved && reclocks ? reclockedText(moved.fact, fact.content) : null;
       if (moved) return retold ? { op: 'UPDATE', targetId: moved.fact.id, retold } : { op: 'UPDATE', targetId: moved.fact.id };
       // Told in other words than the plan ("Paid Marcus back for the tickets" / "I owe Marcus forty quid for the concert
       // tickets"): the same named thing and a shared content word settle an open plan, commitment, obligation or state of

@@ -41,7 +41,7 @@ import { namedOnce } from './fact-names.js';
 import { namedPeople, withoutOpeningPronoun } from './opening-pronouns.js';
 import { objectNamer } from './object-pronouns.js';
 import { genderIn } from './pronoun-gender.js';
-import { withoutApology, withoutPhatic } from './call-phrases.js';
+import { withoutApology, withoutCourtesyTail, withoutPhatic } from './call-phrases.js';
 import { withApologyCall } from './apology-call.js';
 import { withCalledAddressee } from './called-addressee.js';
 import { withHeardPlaces } from './heard-places.js';
@@ -216,7 +216,7 @@ export class EmbeddedExtractor implements Extractor {
     const turnBefore = (): string[] => (before ??= this.#turnBefore(input));
     const withObjectNamed = objectNamer(this.#nlp);
     const sentences = clean(declined ? declined.rest : u.text).flatMap(retractionAndClause)
-      .map((s) => (isWithdrawal(s, called) ? 'Cancel that.' : withoutApology(withoutPhatic(s), listeners))).filter((s) => s.length > 0)
+      .map((s) => (isWithdrawal(s, called) ? 'Cancel that.' : withoutCourtesyTail(withoutApology(withoutPhatic(s), listeners)))).filter((s) => s.length > 0)
       .map((s) => { const said = withTopicLast(withoutCorrectingNo(withoutAcknowledgement(withoutVocative(s, calledListeners)))); const told = withAllergyCorrected(rememberedStatement(said, called) ?? said); return refusal(told) ?? chosenFirst(told); })
       // "my PIN is double seven three one", "my password is sunshine": a secret is no memory (rules 55, 56); a clause before it is (62).
       .map((s) => withoutSecretClause(this.#nlp, s))

@@ -390,5 +390,6 @@
  * 73 (fixinstead): a person's own change ("I am now in London instead of Paris") replaces only their present "X is <old>" fact, no past/plan fact nor a person as value (value-change.ts `tellsSelf`); "hi it is X" stops a surname at "calling"/"here"/"out" and takes no adjective uncapitalised (embedded-rules.ts).
  * 74 (fixclock): an hour word is read only alone ("at ten past seven", "at one of his games" kept, clock-time.ts); only moves of a time read "to <day>" ahead, not "to Tuesday's X" (booked-for.ts); "Monday to Friday week" is no "Friday week"; a move to "12 Oak Street", "the night shift", "the end of the road" is to a place (told-tense.ts `TIME_ENDS`).
  * 75 (fixdayname; reviewD M4): a name or a title after a day ("the Sunday Times", "the Friday Maria called") is no thing named by it (day-named-thing.ts).
+ * 76 (dates): a clock time next to a day of the month is that day's ("the 12th at 3pm", relative-date.ts); "last May" / "next May" are the May before / after this month (`lastOrNextMonths`); after a possessive a name may qualify a thing named by its day ("my Friday Pilates class", day-named-thing.ts); thanks / "please" closing a sentence are left out (call-phrases.ts `withoutCourtesyTail`); a farewell after a pleasantry with a time is small talk (embedded-rules.ts); "can we do 7 instead?" retimes the day's booking (retimed.ts `reclockedText`).
  */
-export const EMBEDDED_RULES_VERSION = 75;
+export const EMBEDDED_RULES_VERSION = 76;

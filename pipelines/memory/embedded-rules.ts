@@ -418,6 +418,9 @@ const LEAD = String.raw`^(?:(?:oh|ah|well|okay|ok|sure|yes|yeah|right|thanks|tha
  * Said to keep the talk going, about nothing of its own: sympathy or gladness about what was just said ("I'm
  * really sorry about that"), taking note ("I'll remember that", "I'll keep it in mind"), going to bed.
  */
+/** Gladness at what was just said ("glad to hear it", "good to know", "nice to hear that"). */
+const GLAD = String.raw`(?:(?:so|really|very)\s+)?(?:glad|good|great|nice|happy|lovely)\s+to\s+(?:hear|know)(?:\s+(?:it|that|this))?`;
+const MONTH_WORD = String.raw`(?:january|february|march|april|may|june|july|august|september|october|november|december)`;
 const SMALL_TALK = [
   new RegExp(String.raw`${LEAD}I(?:['’]m| am)\s+(?:(?:really|so|very|truly|terribly|awfully)\s+)?(?:sorry|glad|happy|sad|pleased|relieved|thrilled)\s+(?:about|to hear|for)\s+(?:that|this|it|you)\s*(?:[,.;!]|$)`, 'i'),
   new RegExp(String.raw`${LEAD}I(?:['’]ll| will)\s+(?:(?:remember|note|keep|bear)\s+(?:it|that|this)(?:\s+in mind)?|make a note of (?:it|that|this))\s*(?:[,.;!]|$)`, 'i'),
@@ -425,8 +428,11 @@ const SMALL_TALK = [
   // Well-wishing about what was just said ("I hope it heals quickly", "I hope you feel better soon"): no thing, person
   // or time of its own ("I hope the weather holds on Saturday" names one).
   new RegExp(String.raw`${LEAD}I\s+(?:(?:really|do|just|truly)\s+)?hope\s+(?:that\s+)?(?:it|that|this|things|everything|all|he|she|they|you)\b(?![^.!?]*\b(?:the|this|that|these|those|my|your|his|her|their|our|on|next|tomorrow|tonight|by|at)\b)[^.!?,;]{0,40}[.!]?$`, 'i'),
-  // A leave-taking that names the next meeting already agreed ("No problem, see you Saturday", "Thanks, see you then").
-  /^(?:(?:no problem|no worries|thanks|thank you|great|perfect|lovely|brilliant|ok|okay|right|alright|cheers|bye)[,!.]?\s+)*see you(?:\s+(?:then|soon|later|tomorrow|tonight|there|next week|on\s+\w+|(?:mon|tues|wednes|thurs|fri|satur|sun)day)(?:\s+(?:morning|afternoon|evening|night))?)?\s*[.!]?$/i,
+  // A leave-taking that names the next meeting already agreed ("No problem, see you Saturday", "Thanks, see you then"),
+  // after a pleasantry too, with a time of any reach ("Glad to hear it, see you next month", "Great, see you in January"; rules 76).
+  new RegExp(String.raw`^(?:(?:no problem|no worries|thanks|thank you|great|perfect|lovely|brilliant|ok|okay|right|alright|cheers|bye|${GLAD})[,!.]?\s+)*`
+    + String.raw`see you(?:\s+(?:then|soon|later|tomorrow|tonight|there|(?:next|this)\s+(?:week|weekend|month|year|time)|in\s+(?:${MONTH_WORD}|a\s+(?:few\s+)?(?:days?|weeks?|months?)|(?:two|three|a\s+couple\s+of)\s+(?:days|weeks|months))|`
+    + String.raw`(?:on\s+)?the\s+\d{1,2}(?:st|nd|rd|th)|on\s+\w+|(?:mon|tues|wednes|thurs|fri|satur|sun)day)(?:\s+(?:morning|afternoon|evening|night|then))?)?\s*[.!]?$`, 'i'),
   // Running the meeting itself: "Morning all, let's keep it quick today", "Right, let's get started".
   /^(?:(?:(?:good\s+)?(?:morning|afternoon|evening)|hi|hello|hey|okay|ok|right|alright|so)(?:\s+(?:all|everyone|everybody|folks|team|guys))?[,!.]?\s+)?let['’]?s\s+(?:keep\s+(?:it|this)\s+(?:quick|short|brief)|get\s+(?:started|going)|start|begin|crack\s+on|wrap\s+(?:it|this)\s+up)(?:\s+(?:today|now|then|please))?\s*[.!]?$/i,
 ];

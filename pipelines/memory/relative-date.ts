@@ -155,6 +155,30 @@ export function ordinalDay(text: string, refIso: string): { phrase: string; date
   return { phrase: m[0], date: date.toISOString().slice(0, 10), index: m.index };
 }
 
+const MONTHS_SAID = ['jan(?:uary)?', 'feb(?:ruary)?', 'march', 'april', 'may', 'june', 'july', 'aug(?:ust)?', 'sept?(?:ember)?', 'oct(?:ober)?',
+  'nov(?:ember)?', 'dec(?:ember)?'];
+/** "last May", "next May": a month named with "last" or "next" and no day, which chrono does not read (rules 76). */
+const LAST_NEXT_MONTH = new RegExp(String.raw`\b(last|next)\s+(${MONTHS_SAID.map((m) => `(${m})`).join('|')})\b(?!\s*[-/]?\s*\d)`, 'gi');
+
+/**
+ * Each month named with "last" or "next" in `text`, said at `refIso`: "last May" is the last May before this month,
+ * "next May" the first May after it (said in March, May of this year; said in May or later, May of next year). "May" and
+ * "March" only with their capital ("the next may be better", "the last march of the season" name no month).
+ */
+export function lastOrNextMonths(text: string, refIso: string): Array<{ phrase: string; date: string; index: number }> {
+  const year = Number(refIso.slice(0, 4));
+  const now = Number(refIso.slice(5, 7)) - 1;
+  const out: Array<{ phrase: string; date: string; index: number }> = [];
+  for (const m of text.matchAll(LAST_NEXT_MONTH)) {
+    const month = m.slice(3).findIndex((g) => g !== undefined);
+    if (month < 0 || /^(?:may|march)$/.test(m[2]!)) continue;
+    const next = /^next$/i.test(m[1]!);
+    const y = next ? (month > now ? year : year + 1) : (month < now ? year : year - 1);
+    out.push({ phrase: m[0], date: `${y}-${String(month + 1).padStart(2, '0')}`, index: m.index });
+  }
+  return out;
+}
+
 function precise(c: chrono.ParsedComponents): string {
   const d = c.date().toISOString();
   if (c.isCertain('day') || c.isCertain('weekday')) return d.slice(0, 10);
@@ -270,7 +294,12 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   const dayStart = refIso.slice(0, 10);
   const out: FoundDate[] = [];
   const ordinal = ordinalDay(text, refIso);
-  if (ordinal) out.push({ phrase: ordinal.phrase, date: ordinal.date, duration: false, week: false });
+  const ordinalFound: FoundDate | null = ordinal ? { phrase: ordinal.phrase, date: ordinal.date, duration: false, week: false } : null;
+  if (ordinalFound) out.push(ordinalFound);
+  // "last May", "next May" (rules 76): chrono reads none.
+  const months = lastOrNextMonths(text, refIso);
+  for (const m of months) out.push({ phrase: m.phrase, date: m.date, duration: false, week: false });
+  const claimed = (index: number, length: number): boolean => months.some((m) => index < m.index + m.phrase.length && index + length > m.index);
   // "last Tues", "on Weds": abbreviations chrono does not read, given as ones it does, of the same length (indices hold).
   // "a few years back": "ago", padded to the same length.
   // "Saturday at seven": the hour as a number, padded.
@@ -326,6 +355,19 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     if (UNIT_AS_MODIFIER.test(phrase) && (POSSESSIVE_BEFORE.test(text.slice(0, r.index))
       || (DETERMINER_BEFORE.test(text.slice(0, r.index)) && NOUN_AFTER.test(text.slice(r.index + phrase.length))))) continue;
     if (ordinal && r.index < ordinal.index + ordinal.phrase.length && r.index + r.text.length > ordinal.index) continue;
+    if (claimed(r.index, r.text.length)) continue;
+    // "the 12th at 3pm", "at 3pm on the 12th": a clock time next to a day of the month is that day's, not today's (rules 76).
+    if (ordinal && ordinalFound && !r.start.isCertain('day') && !r.start.isCertain('weekday') && !r.start.isCertain('month')) {
+      const end = ordinal.index + ordinal.phrase.length;
+      const after = /^\s+$/.test(text.slice(end, r.index)) || end === r.index;
+      const before = /^\s+$/.test(text.slice(r.index + phrase.length, ordinal.index));
+      const clock = after || before ? clockOf(r.start, phrase, ordinal.date >= dayStart) : null;
+      if (clock) {
+        ordinalFound.phrase = after ? text.slice(ordinal.index, r.index + phrase.length) : text.slice(r.index, end);
+        ordinalFound.clock = clock;
+        continue;
+      }
+    }
     // "the week before Christmas next year": "next year" is part of a phrase already read.
     if (r.index < taken || namesNoDay(text, r.index, phrase)) continue;
     // "Sunday is my favourite day", "the best part of the week": no date, the words stay as said.

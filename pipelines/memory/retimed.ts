@@ -6,6 +6,7 @@
  * plan still says what it is.
  */
 import type { Fact } from '../../graph/memory-store.js';
+import { spokenClock } from './clock-time.js';
 import { spokenDate } from './date-text.js';
 
 /** A day or date as said: a weekday, "tomorrow", "the weekend", "the 12th", a month's day. */
@@ -80,3 +81,52 @@ export function retimedText(plan: Fact, said: { eventTime?: string | null; conte
   return { content, slot, kind: plan.kind };
 }
 
+
+/**
+ * A new hour said alone for the booking under discussion, with "instead" ("can we do 7 instead?", "make it 7pm instead",
+ * "how about 7:30 instead?"; rules 76): no day, so the one booking of the day it is said moves to that hour.
+ */
+const HOUR_INSTEAD = /\b(?:do|make\s+it|at|for|say|about)\s+(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?\s+instead\b(?!\s+of\b)/i;
+
+/** True when `content` retimes by a new hour alone ({@link HOUR_INSTEAD}). */
+export function retellsHour(content: string): boolean {
+  const m = HOUR_INSTEAD.exec(content);
+  return m !== null && Number(m[1]) <= 23 && Number(m[2] ?? 0) <= 59;
+}
+
+/** Minutes past midnight of a clock time as the rules write it (" at 5pm", " at 7:30am", " at noon"), or null. */
+function minutesOf(clock: string): number | null {
+  if (/noon/i.test(clock)) return 12 * 60;
+  if (/midnight/i.test(clock)) return 0;
+  const m = /(\d{1,2})(?::(\d{2}))?(am|pm)/i.exec(clock);
+  return m ? ((Number(m[1]) % 12) + (/pm/i.test(m[3]!) ? 12 : 0)) * 60 + Number(m[2] ?? 0) : null;
+}
+
+/**
+ * The booking `plan` retimed by a new hour said alone (`said`: "Can Maria and Jo do 7 instead?"; rules 76), its day
+ * kept: an hour with am / pm as said; a bare one the half of the day nearest the booking's old time ("Tuesday at 5",
+ * then "7": 7pm), or by business hours where it had none (7–11 the morning, 12–6 the afternoon, as clock-time.ts reads).
+ * Null when `said` names no such hour or the plan's text does not write its day.
+ */
+export function reclockedText(plan: Fact, said: string): Retold | null {
+  const m = HOUR_INSTEAD.exec(said);
+  const day = plan.eventTime;
+  if (!m || !day || day.length !== 10) return null;
+  const spoken = spokenDate(day);
+  const at = plan.content.indexOf(spoken);
+  if (at < 0) return null;
+  const oldClock = CLOCK_AFTER.exec(plan.content.slice(at + spoken.length))?.[0] ?? '';
+  const old = minutesOf(oldClock);
+  const hour = Number(m[1]);
+  const minute = Number(m[2] ?? 0);
+  let h = hour;
+  if (m[3]) h = (hour % 12) + (/^p/i.test(m[3]) ? 12 : 0);
+  else if (hour <= 12 && old !== null) {
+    const am = (hour % 12) * 60 + minute;
+    h = Math.abs(am + 12 * 60 - old) < Math.abs(am - old) ? (hour % 12) + 12 : hour % 12;
+  } else if (hour < 7) h = hour + 12;
+  if (h > 23 || minute > 59) return null;
+  const clock = ` at ${spokenClock(`${String(h).padStart(2, '0')}:${String(minute).padStart(2, '0')}`)}`;
+  const end = at + spoken.length;
+  return { content: `${plan.content.slice(0, end)}${clock}${plan.content.slice(end + oldClock.length)}`, slot: plan.slot, kind: plan.kind };
+}

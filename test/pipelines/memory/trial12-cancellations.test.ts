@@ -79,7 +79,7 @@ describe('trial12 F11: a cancellation asked bare after a self-introduction, join
     // Before rules 70: the self-introduction alone.
     assert.deepEqual((await read("hi, it's Maria, cancel my Thursday cleaning, thanks")).map(shown), [
       ["The speaker's name is Maria", null, null, []],
-      ['Maria asked Receptionist Jo to cancel their cleaning on Thursday 10 December 2026, thanks', '2026-12-10', 'cancelled', ['cleaning']],
+      ['Maria asked Receptionist Jo to cancel their cleaning on Thursday 10 December 2026', '2026-12-10', 'cancelled', ['cleaning']], // Rules 76: no ", thanks".
     ]);
     for (const verb of ['book', 'reschedule']) {
       const facts = (await read(`hello this is maria gomez ${verb} my cleaning on friday`)).map((f) => f.content);
