@@ -1,5 +1,5 @@
 import { givenNamePrevalence } from './given-names.js';
-import { answersTo, callsListener, namesCalledIn } from './vocatives.js';
+import { answersTo, calledListeners, namesCalledIn } from './vocatives.js';
 import { wordDistance } from './phonetic.js';
 
 /** Most phone distance at which a called name counts as a listener's name misheard ("Ken" for "Ben"); as naming's. */
@@ -81,7 +81,8 @@ export function inferAddressees(ctx: AddresseeContext): AddresseeResult {
   const namesOf = (p: PresentParticipant): string[] => [p.name, ...p.aliases].filter((n): n is string => !!n && n.trim() !== '');
   // The one reader (speaker/vocatives.ts): a listener called by their whole name or one word of it ("Tom" or "Becker"
   // for Tom Becker, "Kim" for Agent Kim), in typed text or unpunctuated speech ("thanks ben see you friday").
-  const ids = others.filter((p) => namesOf(p).some((n) => callsListener(ctx.text, n))).map((p) => p.id);
+  const called = new Set(calledListeners(ctx.text, others.flatMap(namesOf)));
+  const ids = others.filter((p) => namesOf(p).some((n) => called.has(n))).map((p) => p.id);
   const unknownVocatives = namesCalledIn(ctx.text).filter((v) => !others.some((p) => namesOf(p).some((n) => answersTo(n, v))));
   if (ids.length > 0) return { addresseeIds: ids, reason: 'vocative', unknownVocatives };
   if (GROUP.test(ctx.text) && others.length > 0) return { addresseeIds: others.map((p) => p.id), reason: 'group', unknownVocatives };

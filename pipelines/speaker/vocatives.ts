@@ -171,11 +171,12 @@ export function answersTo(listener: string, name: string): boolean {
 }
 
 /**
- * Whether `text` calls `listener`, a name known to the session (the whole name or one word of a longer one), anywhere
+ * Which of `listeners` (names known to the session) `text` calls, by the whole name or one word of a longer one, anywhere
  * in it: as `findVocatives` reads a call ("I think, Ben, that…", "ana and ben, lunch is ready") or at a sentence's edge
  * as `edgeVocatives` does ("Hi Tom.", "Done Tom, …", "thanks ben see you friday", "see you tomorrow ben").
  */
-export function callsListener(text: string, listener: string): boolean {
-  const words = new Set(calledBy(listener).map((n) => n.toLowerCase()));
-  return findVocatives(text, words).length > 0 || sentencesOf(text).some((s) => edgeVocatives(s, [listener]).length > 0);
+export function calledListeners(text: string, listeners: readonly string[]): string[] {
+  const found = new Set(findVocatives(text, new Set(listeners.flatMap(calledBy).map((n) => n.toLowerCase()))));
+  const sentences = sentencesOf(text);
+  return listeners.filter((l) => calledBy(l).some((n) => found.has(n.toLowerCase())) || sentences.some((s) => edgeVocatives(s, [l]).length > 0));
 }
