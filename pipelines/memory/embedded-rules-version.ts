@@ -390,5 +390,6 @@
  * 73 (fixinstead): a person's own change ("I am now in London instead of Paris") replaces only their present "X is <old>" fact, no past/plan fact nor a person as value (value-change.ts `tellsSelf`); "hi it is X" stops a surname at "calling"/"here"/"out" and takes no adjective uncapitalised (embedded-rules.ts).
  * 74 (fixclock): an hour word is read only alone ("at ten past seven", "at one of his games" kept, clock-time.ts); only moves of a time read "to <day>" ahead, not "to Tuesday's X" (booked-for.ts); "Monday to Friday week" is no "Friday week"; a move to "12 Oak Street", "the night shift", "the end of the road" is to a place (told-tense.ts `TIME_ENDS`).
  * 75 (fixdayname; reviewD M4): a name or a title after a day ("the Sunday Times", "the Friday Maria called") is no thing named by it (day-named-thing.ts).
+ * 77 (vocatives): a listener's name closing unpunctuated speech after a word that ends a clause calls them ("see you tomorrow ben"; speaker/vocatives.ts `spokenClosing`), not after a verb, a preposition or "is it"; "I" makes no typed text for `findVocatives`; a self-introduction of the LLM path reads as the rules' (finished-facts.ts).
  */
-export const EMBEDDED_RULES_VERSION = 75;
+export const EMBEDDED_RULES_VERSION = 77;
