@@ -4,7 +4,7 @@ import { withLearnedName } from './pending-rename.js';
 import { NAME_REFUSED, contradictedSelfName } from './name-conflict.js';
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
-import { findVocatives } from '../speaker/vocatives.js';
+import { answersTo, namesCalledIn } from '../speaker/vocatives.js';
 import { isMixedCase } from '../speaker/name-tokens.js';
 import { couldBeName, isFunctionWord } from '../speaker/name-words.js';
 import {
@@ -38,10 +38,13 @@ export async function recentFirstNames(graph: GraphStore, tenant: TenantId, max:
   }
 }
 
-/** Names used vocatively in `text` that none of `present` holds: evidence about whoever answers. */
+/**
+ * Names used vocatively in `text` (`namesCalledIn`: "Kevin, …", "Done Maria, …") that none of `present` answers to (their
+ * whole name or one word of it: "Kim" for Agent Kim): evidence about whoever answers.
+ */
 export function unknownVocatives(text: string, present: readonly Participant[]): string[] {
-  const held = firstNames(present);
-  return findVocatives(text).map((n) => n.toLowerCase()).filter((n) => !held.has(n) && couldBeName(n));
+  const held = present.flatMap((p) => [p.name, ...p.aliases]).filter((n): n is string => !!n);
+  return namesCalledIn(text).map((n) => n.toLowerCase()).filter((n) => !held.some((h) => answersTo(h, n)) && couldBeName(n));
 }
 
 /**

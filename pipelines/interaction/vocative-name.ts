@@ -8,7 +8,7 @@ import type { Participant } from '../../graph/types.js';
 import { RELATION_ROLES } from '../memory/relation-apposition.js';
 import { isCalendarWord } from '../speaker/calendar-words.js';
 import { givenNamePrevalence } from '../speaker/given-names.js';
-import { acknowledgedNames, findVocatives } from '../speaker/vocatives.js';
+import { namesCalledIn } from '../speaker/vocatives.js';
 import { isMixedCase } from '../speaker/name-tokens.js';
 import { couldBeName, isAlsoCommonWord } from '../speaker/name-words.js';
 import { firstNames } from './session-naming.js';
@@ -40,7 +40,7 @@ export function vocativeNameFor(turn: VocativeTurn): string | null {
   if (others.size !== 1) return null;
   const cased = isMixedCase(turn.text);
   const held = firstNames([...turn.present, ...turn.addressees]);
-  const called = [...new Set([...findVocatives(turn.text), ...acknowledgedNames(turn.text)].map((n) => n.toLowerCase()))]
+  const called = [...new Set(namesCalledIn(turn.text).map((n) => n.toLowerCase()))]
     .filter((n) => givenNamePrevalence(n) > 0 && couldBeName(n) && !isCalendarWord(n) && !held.has(n) && (cased || !isAlsoCommonWord(n)));
   if (called.length !== 1) return null;
   const name = called[0]!;

@@ -5,7 +5,7 @@
  * naming whoever answers, see pipelines/interaction/session-naming.ts), and a fact about the person called alone is not
  * kept (it would have no participant to be about).
  */
-import { acknowledgedNames, edgeVocatives, findVocatives } from '../speaker/vocatives.js';
+import { edgeVocatives, namesCalledIn } from '../speaker/vocatives.js';
 import type { ExtractionInput, ExtractionResult } from './extractor.js';
 import { findDates } from './relative-date.js';
 import { apologyCalls } from './apology-call.js';
@@ -21,7 +21,7 @@ export function calledNames(input: ExtractionInput): string[] {
   // "Sunday, I went to the market": a day or a month opening a sentence is when, not whom.
   // "i am sorry james i will…": unpunctuated, the name after an apology is called too (fix7b).
   // "Done Tom, your repair is booked": the name an acknowledgement calls (trial11 F5).
-  return [...new Set([...findVocatives(u.text), ...apologyCalls(u.text), ...acknowledgedNames(u.text)])].filter((name) => name.toLowerCase() !== own && findDates(name, u.time).length === 0);
+  return [...new Set([...namesCalledIn(u.text), ...apologyCalls(u.text)])].filter((name) => name.toLowerCase() !== own && findDates(name, u.time).length === 0);
 }
 
 /** Runs `extract` with the people called as the turn's listeners, and takes them out of what it returns. */

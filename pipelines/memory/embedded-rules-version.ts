@@ -391,5 +391,6 @@
  * 74 (fixclock): an hour word is read only alone ("at ten past seven", "at one of his games" kept, clock-time.ts); only moves of a time read "to <day>" ahead, not "to Tuesday's X" (booked-for.ts); "Monday to Friday week" is no "Friday week"; a move to "12 Oak Street", "the night shift", "the end of the road" is to a place (told-tense.ts `TIME_ENDS`).
  * 75 (fixdayname; reviewD M4): a name or a title after a day ("the Sunday Times", "the Friday Maria called") is no thing named by it (day-named-thing.ts).
  * 76 (dates): a clock time next to a day of the month is that day's ("the 12th at 3pm", relative-date.ts); "last May" / "next May" are the May before / after this month (`lastOrNextMonths`); after a possessive a name may qualify a thing named by its day ("my Friday Pilates class", day-named-thing.ts); thanks / "please" closing a sentence are left out (call-phrases.ts `withoutCourtesyTail`); a farewell after a pleasantry with a time is small talk (embedded-rules.ts); "can we do 7 instead?" retimes the day's booking (retimed.ts `reclockedText`).
+ * 77 (vocatives): a listener's name closing unpunctuated speech after a word that ends a clause calls them ("see you tomorrow ben"; speaker/vocatives.ts `spokenClosing`), not after a verb, a preposition or "is it"; "I" makes no typed text for `findVocatives`; a self-introduction of the LLM path reads as the rules' (finished-facts.ts).
  */
-export const EMBEDDED_RULES_VERSION = 76;
+export const EMBEDDED_RULES_VERSION = 77;

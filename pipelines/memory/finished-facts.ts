@@ -34,15 +34,20 @@ export function finishedFact(fact: ExtractedFact, said: string, time: string): E
 /** Words that tell a self-introduction ("Sarah introduced herself", "Sarah's name is Sarah", "Sarah goes by Sal"). */
 const INTRODUCED = /\bintroduc(?:ed|es|ing)\b|\bname\s+is\b|\bis\s+called\b|\bgoes\s+by\b/i;
 
+/** A fact that only tells a self-introduction, in a model's words ("Sarah introduced herself", "Sarah's name is Sarah."). */
+const ONLY_INTRODUCED = /^[\p{L}\p{M}'’. -]+?(?:\s+introduced\s+(?:themself|themselves|himself|herself)|['’]s\s+name\s+is\s+[\p{L}\p{M}'’. -]+?)\s*\.?$/u;
+
 /**
  * `fact` as the self-introduction it tells, slot `name` and value the name, as the rules write one, when the turn's
  * profile updates name its subject (`named`: participant id → name) and it fills no slot: a self-introduction answers
  * only a question about names and takes no place in `memory.context` (fix9, self-introduction.ts), found by its slot.
+ * A fact that tells nothing else is written as the rules write it, "The speaker's name is Sarah" (rules 69, facts-v13).
  */
 function asIntroduction(fact: ExtractedFact, named: ReadonlyMap<string, string>): ExtractedFact {
   const name = named.get(fact.subjectId);
   if (name === undefined || fact.slot !== null || fact.retraction || !INTRODUCED.test(fact.content)) return fact;
-  return { ...fact, kind: 'profile', slot: 'name', value: name };
+  const content = ONLY_INTRODUCED.test(fact.content.trim()) ? `The speaker's name is ${name}` : fact.content;
+  return { ...fact, content, kind: 'profile', slot: 'name', value: name };
 }
 
 /** `update` with an identifier attribute keyed as its fact's slot ("order_number" = "45721" → `order_number:45721`). */

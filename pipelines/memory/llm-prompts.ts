@@ -1,6 +1,6 @@
 /** Versioned prompts and JSON schemas for the LLM memory paths. Bump the version on any change. */
 
-export const FACTS_PROMPT_VERSION = 'facts-v12';
+export const FACTS_PROMPT_VERSION = 'facts-v13';
 export const DECIDE_PROMPT_VERSION = 'decide-v5';
 
 const KINDS = ['statement', 'preference', 'plan', 'commitment', 'request', 'relation', 'profile'];
@@ -17,7 +17,7 @@ clause bound. kind is one of ${KINDS.join(', ')}.
 subject is the participant id (or "entity:<name>") the fact is about. slot names what the fact fills for
 the subject when a newer value replaces an older one (e.g. lives_in, works_at, preference:<thing>,
 relation:<role>), else null. A self-introduction ("Hi, I'm Sarah") is kind profile, slot name, value the name, content
-"<name> introduced themself". An order, booking, ticket, case or reference number is kind profile, slot
+"The speaker's name is <name>". An order, booking, ticket, case or reference number is kind profile, slot
 <kind>:<digits> ("order_number:45721", "booking_reference:AB123", digits joined as read out), value the digits: each number a slot of its own.
 ASSISTANT NAMES, when given, are what the assistant listening is called: it is no person, never a subject or an
 addressee, and its name is no part of a fact ("Robot, we are going to grandma's on Saturday" is the speaker's own

@@ -1,5 +1,5 @@
 import { givenNamePrevalence } from './given-names.js';
-import { findVocatives } from './vocatives.js';
+import { answersTo, calledListeners, namesCalledIn } from './vocatives.js';
 import { wordDistance } from './phonetic.js';
 
 /** Most phone distance at which a called name counts as a listener's name misheard ("Ken" for "Ben"); as naming's. */
@@ -78,17 +78,12 @@ function answersPrevious(text: string, previous: { text?: string } | undefined):
  */
 export function inferAddressees(ctx: AddresseeContext): AddresseeResult {
   const others = ctx.present.filter((p) => p.id !== ctx.speakerId);
-  const byName = new Map<string, string[]>();
-  for (const p of others)
-    for (const n of [p.name, ...p.aliases]) {
-      if (!n) continue;
-      // A multi-word name is addressed by its first word ("Ana Silva" → "ana").
-      const key = n.trim().split(/\s+/)[0]!.toLowerCase();
-      byName.set(key, [...new Set([...(byName.get(key) ?? []), p.id])]);
-    }
-  const named = findVocatives(ctx.text, new Set(byName.keys()));
-  const ids = [...new Set(named.flatMap((n) => byName.get(n) ?? []))];
-  const unknownVocatives = findVocatives(ctx.text).filter((n) => !byName.has(n.toLowerCase()));
+  const namesOf = (p: PresentParticipant): string[] => [p.name, ...p.aliases].filter((n): n is string => !!n && n.trim() !== '');
+  // The one reader (speaker/vocatives.ts): a listener called by their whole name or one word of it ("Tom" or "Becker"
+  // for Tom Becker, "Kim" for Agent Kim), in typed text or unpunctuated speech ("thanks ben see you friday").
+  const called = new Set(calledListeners(ctx.text, others.flatMap(namesOf)));
+  const ids = others.filter((p) => namesOf(p).some((n) => called.has(n))).map((p) => p.id);
+  const unknownVocatives = namesCalledIn(ctx.text).filter((v) => !others.some((p) => namesOf(p).some((n) => answersTo(n, v))));
   if (ids.length > 0) return { addresseeIds: ids, reason: 'vocative', unknownVocatives };
   if (GROUP.test(ctx.text) && others.length > 0) return { addresseeIds: others.map((p) => p.id), reason: 'group', unknownVocatives };
   // "Kevin, can you…" with no Kevin present calls someone else: a listener named otherwise is not them.

@@ -17,6 +17,9 @@ function opensRequest(next: string, after: string[]): boolean {
   return QUESTION_OPENERS.has(next) || (REQUEST_OPENERS.has(next) && after.includes('you'));
 }
 
+/** `text` without the pronoun "I", which recognised speech writes capitalised too. */
+const withoutPronounI = (text: string): string => text.replace(/\bI\b/g, '');
+
 /**
  * Words used vocatively: "Ana, can you…", "…, Ben?", "thanks, Ana", "hi Ben", and in recognised speech
  * without punctuation a turn-opening name followed by a question or request ("robert can you send me…").
@@ -24,7 +27,8 @@ function opensRequest(next: string, after: string[]): boolean {
  * (see `nameAt`: listed, or capitalised in typed text) is required.
  */
 export function findVocatives(text: string, known?: ReadonlySet<string>): string[] {
-  const cased = isMixedCase(text);
+  // "robert can you tell me what I need": the pronoun "I", capitalised in recognised speech too, makes no typed text.
+  const cased = isMixedCase(withoutPronounI(text));
   const t = tokens(text);
   const ok = (k: number): boolean => (known ? known.has(t[k]?.lower ?? '') : nameAt(t, k, { cased }));
   const found: string[] = [];
@@ -78,7 +82,7 @@ const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const TITLES = new Set(['agent', 'mr', 'mrs', 'ms', 'miss', 'dr', 'sir', 'madam', 'doctor']);
 
 /** The names a listener may be called by: the name whole, and each word of a longer one ("Tom" for Tom Becker; calls2). */
-function calledBy(listener: string): string[] {
+export function calledBy(listener: string): string[] {
   const words = listener.trim().split(/\s+/).map((w) => w.replace(/[.,]+$/, ''));
   const parts = words.length > 1 ? words.filter((w) => w.length > 1 && !TITLES.has(w.toLowerCase())) : [];
   return [listener, ...parts];
@@ -102,7 +106,7 @@ const SPOKEN_REQUEST = `(?:${[...QUESTION_OPENERS].join('|')})\\b|(?:${[...REQUE
 const SPOKEN_OPENERS = `(?:${[...OPENERS, 'thank you'].sort((a, b) => b.length - a.length).join('|')})`;
 
 /** Recognised speech as the rules see it: no capitals but the pronoun "I" (written capitalised in recognised speech too). */
-const isSpoken = (sentence: string): boolean => !/\p{Lu}/u.test(sentence.replace(/\bI\b/g, ''));
+const isSpoken = (sentence: string): boolean => !/\p{Lu}/u.test(withoutPronounI(sentence));
 
 /**
  * Where `sentence` calls one of `listeners` (the whole name or one word of a longer one, in any case) at its start or
@@ -125,9 +129,54 @@ export function edgeVocatives(sentence: string, listeners: readonly string[]): V
     : null);
   const from = opening ? opening[0].length : 0;
   if (opening) spans.push({ start: 0, end: from, at: 'opening' });
-  const closing = new RegExp(`\\s*,\\s*(?:${CALL_OPENERS}\\s+)?${name}(?=\\s*[.!?]*\\s*$)`, 'i').exec(sentence.slice(from));
+  const whole = new RegExp(`^\\s*(?:${CALL_OPENERS}[\\s,]+${name}\\s*[.!?]*|${name}\\s*!+)\\s*$`, 'i').test(sentence);
+  const closing = new RegExp(`\\s*,\\s*(?:${CALL_OPENERS}\\s+)?${name}(?=\\s*[.!?]*\\s*$)`, 'i').exec(sentence.slice(from)) ??
+    (spokenNames.length > 0 && !whole && isSpoken(sentence) ? spokenClosing(sentence.slice(from), spoken) : null);
   if (closing) spans.push({ start: from + closing.index, end: from + closing.index + closing[0].length, at: 'closing' });
   if (spans.length > 0) return spans;
-  const whole = new RegExp(`^\\s*(?:${CALL_OPENERS}[\\s,]+${name}\\s*[.!?]*|${name}\\s*!+)\\s*$`, 'i').exec(sentence);
   return whole ? [{ start: 0, end: sentence.length, at: 'whole' }] : [];
+}
+
+/**
+ * Words after which a name closing unpunctuated speech is no object but a call: a pronoun or a word of time or manner
+ * that ends a clause ("see you tomorrow ben", "can you send it ben", "thanks for that ana", "see you friday ana").
+ * Not a verb or a preposition, which would take the name ("I met ben", "talk to ana", "with ben").
+ */
+const CLAUSE_ENDS = new Set(['it', 'that', 'this', 'these', 'those', 'you', 'tomorrow', 'today', 'tonight', 'later', 'soon', 'now', 'then',
+  'again', 'too', 'please', 'here', 'there', 'already', 'yet', 'anyway', 'though', 'first', 'asap', 'morning', 'afternoon', 'evening',
+  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'weekend']);
+/** A verb "to be" before "it", "that", "you"…: the name after them is asked about, not called ("is it ben", "are you ben"). */
+const COPULAS = new Set(['is', 'was', 'are', 'were', "isn't", "wasn't", "aren't", "weren't", "'s", 'be']);
+
+/**
+ * The call by one of the `spoken` names (a pattern) that closes unpunctuated `text`, after a word that ends a clause
+ * (`CLAUSE_ENDS`), with the space before it; null when the words before it are asked about ("is it ben").
+ */
+function spokenClosing(text: string, spoken: string): RegExpExecArray | null {
+  const m = new RegExp(`(?<=(?:^|\\s)(?:(\\S+)\\s+)?(\\S+))\\s+${spoken}(?=\\s*[.!?]*\\s*$)`, 'i').exec(text);
+  return m && CLAUSE_ENDS.has(m[2]!.toLowerCase()) && !COPULAS.has(m[1]?.toLowerCase() ?? '') ? m : null;
+}
+
+/**
+ * Names `text` calls someone by, whoever holds them (`findVocatives`, capitalised, then `acknowledgedNames`: "Done Maria,
+ * …"): what a caller that knows no listener reads.
+ */
+export function namesCalledIn(text: string): string[] {
+  return [...new Set([...findVocatives(text), ...acknowledgedNames(text)])];
+}
+
+/** Whether `listener` answers to `name`: their whole name or one word of a longer one (`calledBy`), case aside. */
+export function answersTo(listener: string, name: string): boolean {
+  return calledBy(listener).some((n) => n.toLowerCase() === name.toLowerCase());
+}
+
+/**
+ * Which of `listeners` (names known to the session) `text` calls, by the whole name or one word of a longer one, anywhere
+ * in it: as `findVocatives` reads a call ("I think, Ben, that…", "ana and ben, lunch is ready") or at a sentence's edge
+ * as `edgeVocatives` does ("Hi Tom.", "Done Tom, …", "thanks ben see you friday", "see you tomorrow ben").
+ */
+export function calledListeners(text: string, listeners: readonly string[]): string[] {
+  const found = new Set(findVocatives(text, new Set(listeners.flatMap(calledBy).map((n) => n.toLowerCase()))));
+  const sentences = sentencesOf(text);
+  return listeners.filter((l) => calledBy(l).some((n) => found.has(n.toLowerCase())) || sentences.some((s) => edgeVocatives(s, [l]).length > 0));
 }

@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChatRequestBody } from '../../doubles/openai-double.js';
 import { currentTurn, llmConsolidation, withLlmDouble } from '../../helpers/llm-consolidation.js';
+import { FACTS_SYSTEM_PROMPT } from '../../../pipelines/memory/llm-prompts.js';
 
 type Reply = Record<string, unknown>;
 const fact = (subject: string, content: string, extra: Reply = {}): Reply => ({
@@ -49,6 +50,11 @@ function modelChat(body: ChatRequestBody): string {
     facts.push(fact(speaker, `Sarah's order number is ${number}`, { kind: 'profile', slot: 'order_number', value: number }));
     profile.push({ participant: speaker, attribute: 'order_number', value: number });
   } else if (text.includes("Hi, I'm Sarah")) {
+    // As facts-v13 asks (rules 69's wording).
+    facts.push(fact(speaker, "The speaker's name is Sarah", { kind: 'profile', slot: 'name', value: 'Sarah' }));
+    profile.push({ participant: speaker, attribute: 'name', value: 'Sarah' });
+  } else if (text.includes("Hello, I'm Sarah")) {
+    // A model still writing the wording facts-v12 asked for.
     facts.push(fact(speaker, 'Sarah introduced herself'));
     profile.push({ participant: speaker, attribute: 'name', value: 'Sarah' });
   } else if (text.includes('I live in Leeds')) {
@@ -123,6 +129,16 @@ describe('LLM extractor: the rules path\'s input preparation and fact finishing 
     const [intro] = await memory.listFacts('intro', {});
     assert.equal(intro?.slot, 'name');
     assert.equal(intro?.value, 'Sarah');
+    assert.equal(intro?.content, "The speaker's name is Sarah");
+  });
+
+  test('the prompt asks for a self-introduction as the rules write it, and a reply in the older wording is written so (rules 77)', async () => {
+    // On main 94365665 (facts-v12) the prompt asked for "<name> introduced themself", and the fact kept that wording.
+    assert.match(FACTS_SYSTEM_PROMPT, /content\s+"The speaker's name is <name>"/);
+    assert.doesNotMatch(FACTS_SYSTEM_PROMPT, /introduced themself/);
+    const { memory } = await say('intro-old', ["Hello, I'm Sarah"]);
+    const [intro] = await memory.listFacts('intro-old', {});
+    assert.deepEqual([intro?.content, intro?.slot, intro?.value], ["The speaker's name is Sarah", 'name', 'Sarah']);
   });
 
   test('doubtful speech gives the LLM path nothing: no request, no fact', async () => {
