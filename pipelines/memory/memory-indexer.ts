@@ -5,6 +5,7 @@ import type { LexicalIndex } from '../../graph/lexical-index.js';
 import type { VectorStore } from '../../graph/vector-store.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { collectionFor, MEMORY_LAYERS, type IndexedLayer } from './collections.js';
+import { doubtfulSpeech, type MinAsrConfidence } from './doubtful-speech.js';
 
 /** A text to index again: its point's id, its layer, and the text as it reads now. */
 export interface IndexedText {
@@ -22,7 +23,8 @@ export function textHash(text: string): string {
  * Writes utterances and facts into the vector store (one collection per layer, bound to the
  * embedder's space) and the lexical index, and removes closed facts from both. Each point's payload
  * keeps the digest of the text its vector embeds (`textHash`), so a re-index reuses the vector of a
- * text that did not change (`vectorsFor`).
+ * text that did not change (`vectorsFor`). Every utterance indexed goes through `indexUtterance`, which leaves doubtful
+ * speech (`doubtfulSpeech` under `PARLEY_MEMORY_MIN_ASR_CONFIDENCE`, given as `minAsrConfidence`) out of search.
  */
 export class MemoryIndexer {
   #bound: Promise<void> | null = null;
@@ -31,6 +33,8 @@ export class MemoryIndexer {
     private readonly vectors: VectorStore,
     private readonly lexical: LexicalIndex,
     private readonly embedder: TextEmbedder,
+    /** `memory.minAsrConfidence` (`PARLEY_MEMORY_MIN_ASR_CONFIDENCE`): the doubtful-speech gate of `indexUtterance`. */
+    private readonly minAsrConfidence: MinAsrConfidence,
   ) {}
 
   /** Bind every memory collection to the embedder's space (throws on mismatch: re-embed first). */
@@ -67,8 +71,17 @@ export class MemoryIndexer {
     return vectors.map((v) => v ?? (embedded[next++] as Float32Array));
   }
 
-  async indexUtterance(tenant: TenantId, u: Utterance, vector: Float32Array): Promise<void> {
+  /**
+   * Write `u`'s vector and keyword entry, unless it is doubtful speech (`doubtfulSpeech` under `minAsrConfidence`): then
+   * any entry it has (indexed under another setting, or before the gate) is removed and nothing is written. Whether it
+   * was written.
+   */
+  async indexUtterance(tenant: TenantId, u: Utterance, vector: Float32Array): Promise<boolean> {
     await this.ensureCollections();
+    if (doubtfulSpeech(u, this.minAsrConfidence)) {
+      await Promise.all([this.vectors.delete(tenant, collectionFor('interaction'), [u.id]), this.lexical.delete(tenant, [u.id])]);
+      return false;
+    }
     const meta = { sessionId: u.sessionId, speakerId: u.speakerId, addresseeIds: u.addresseeIds };
     await Promise.all([
       this.vectors.upsert(tenant, collectionFor('interaction'), [
@@ -76,6 +89,7 @@ export class MemoryIndexer {
       ]),
       this.lexical.index(tenant, [{ id: u.id, text: u.text, layer: 'interaction', ...meta }]),
     ]);
+    return true;
   }
 
   async indexFacts(tenant: TenantId, facts: Array<{ fact: Fact; vector: Float32Array }>): Promise<void> {
