@@ -61,13 +61,16 @@ describe('erasure re-indexing leaves doubtful speech unindexed', () => {
     await stores.close();
   });
 
-  test('a doubtful turn that only addressed the erased person gets no entry either; a setting of 0 (no gate) indexes it', async () => {
+  test('a doubtful turn that only addressed the erased person gets no entry either; a setting of 0 (no gate) indexes it, and auto again removes it', async () => {
     const { stores, ilse, addressed } = await setUp();
     await reindexWithout({ stores, embedder: new LengthEmbedder(), minAsrConfidence: 'auto' }, T, ilse, [addressed]);
     assert.deepEqual((await stores.lexical.search(T, 'lantern', 5)).map((h) => h.id), [], 'no keyword entry');
     assert.deepEqual((await stores.vectors.get(T, collectionFor('interaction'), [addressed])).map((p) => p.id), [], 'no vector');
     await reindexWithout({ stores, embedder: new LengthEmbedder(), minAsrConfidence: 0 }, T, ilse, [addressed]);
     assert.deepEqual((await stores.lexical.search(T, 'lantern', 5)).map((h) => h.id), [addressed], 'the setting reaches the indexer');
+    await reindexWithout({ stores, embedder: new LengthEmbedder(), minAsrConfidence: 'auto' }, T, ilse, [addressed]);
+    assert.deepEqual((await stores.lexical.search(T, 'lantern', 5)).map((h) => h.id), [], 'an entry from another setting goes');
+    assert.deepEqual((await stores.vectors.get(T, collectionFor('interaction'), [addressed])).map((p) => p.id), [], 'its vector too');
     await stores.close();
   });
 });
