@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Fact } from '../../graph/memory-store.js';
 import type { Utterance, TenantId } from '../../graph/types.js';
-import type { LexicalIndex } from '../../graph/lexical-index.js';
+import type { LexicalDoc, LexicalIndex } from '../../graph/lexical-index.js';
 import type { VectorStore } from '../../graph/vector-store.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { collectionFor, MEMORY_LAYERS, type IndexedLayer } from './collections.js';
@@ -17,6 +17,16 @@ export interface IndexedText {
 /** The digest of an indexed text, kept in its point's payload (`textHash`): equal digests, same text. */
 export function textHash(text: string): string {
   return createHash('sha256').update(text).digest('base64url');
+}
+
+/**
+ * The keyword entries of those of `us` that search may find: none for doubtful speech (`doubtfulSpeech` under `min`).
+ * What ingest indexes at once and `MemoryIndexer.indexUtterance` writes, so every keyword entry of a turn is gated alike.
+ */
+export function utteranceKeywordEntries(us: readonly Utterance[], min: MinAsrConfidence): LexicalDoc[] {
+  return us.filter((u) => !doubtfulSpeech(u, min)).map((u) => ({
+    id: u.id, text: u.text, layer: 'interaction', sessionId: u.sessionId, speakerId: u.speakerId, addresseeIds: u.addresseeIds,
+  }));
 }
 
 /**
@@ -78,16 +88,16 @@ export class MemoryIndexer {
    */
   async indexUtterance(tenant: TenantId, u: Utterance, vector: Float32Array): Promise<boolean> {
     await this.ensureCollections();
-    if (doubtfulSpeech(u, this.minAsrConfidence)) {
+    const entries = utteranceKeywordEntries([u], this.minAsrConfidence);
+    if (entries.length === 0) {
       await Promise.all([this.vectors.delete(tenant, collectionFor('interaction'), [u.id]), this.lexical.delete(tenant, [u.id])]);
       return false;
     }
-    const meta = { sessionId: u.sessionId, speakerId: u.speakerId, addresseeIds: u.addresseeIds };
     await Promise.all([
-      this.vectors.upsert(tenant, collectionFor('interaction'), [
-        { id: u.id, vector, payload: { layer: 'interaction', ...meta, time: u.time, textHash: textHash(u.text) } },
-      ]),
-      this.lexical.index(tenant, [{ id: u.id, text: u.text, layer: 'interaction', ...meta }]),
+      this.vectors.upsert(tenant, collectionFor('interaction'), [{ id: u.id, vector, payload: {
+        layer: 'interaction', sessionId: u.sessionId, speakerId: u.speakerId, addresseeIds: u.addresseeIds, time: u.time, textHash: textHash(u.text),
+      } }]),
+      this.lexical.index(tenant, entries),
     ]);
     return true;
   }
