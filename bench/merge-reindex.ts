@@ -41,7 +41,7 @@ const config = loadConfig({ DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent', P
 const app = await buildApp(config, { logger: pino({ level: 'silent' }) });
 const { graph, memory, queue } = app.stores;
 const embedder = app.models.textEmbedder;
-const indexer = new MemoryIndexer(app.stores.vectors, app.stores.lexical, embedder);
+const indexer = new MemoryIndexer(app.stores.vectors, app.stores.lexical, embedder, app.config.memoryMinAsrConfidence);
 console.log(`merge-reindex: ${texts.length} utterances, ${repeats} repeats, embedder ${embedder.space.model}; ${os.cpus().length} cores, `
   + `load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, Node ${process.version}`);
 

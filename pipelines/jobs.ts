@@ -114,6 +114,7 @@ function extractorFor(config: JobsConfig): { extractor: Extractor; llm: LlmJsonC
 export async function registerJobHandlers(deps: JobDeps): Promise<void> {
   const { config, stores, embedder, logger } = deps;
   const log = logger.child({ component: 'jobs' });
+  const minAsrConfidence = config.memoryMinAsrConfidence ?? DEFAULT_MIN_ASR_CONFIDENCE;
   await reembedIfNeeded({ vectors: stores.vectors, embedder, memory: stores.memory, graph: stores.graph, entities: stores.entities, logger: log },
     knownTenants(config));
   // Attributes stored by a build that left ended states to a sweep job record their steps from now on (`shownAttributes`); once per store.
@@ -123,7 +124,7 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
     // Turns stored before their secrets' values were redacted at ingest (rules 56, 63); once per store. A failure (a store
     // outage) must not keep the handlers from starting: the migration is not recorded and runs again at the next start.
     try {
-      await redactStoredSecrets({ stores, embedder, logger: log }, tenant);
+      await redactStoredSecrets({ stores, embedder, minAsrConfidence, logger: log }, tenant);
     } catch (err) {
       log.error({ err, tenant }, 'stored turns: secrets not redacted; tried again at the next start');
     }
@@ -150,7 +151,6 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
   const afterSteps = deps.afterConsolidation ?? [];
   const sweepKept = keptExtractionSweep(stores, (config.keptExtractionDays ?? 7) * 86_400_000, log);
   sweepKept();
-  const minAsrConfidence = config.memoryMinAsrConfidence ?? DEFAULT_MIN_ASR_CONFIDENCE;
   const consolidate = createConsolidationHandler({
     graph: stores.graph, memory: stores.memory, vectors: stores.vectors, lexical: stores.lexical,
     embedder: turnEmbeddings, extractor, ...(llm ? { decider: new LlmDecider(llm, log) } : {}), locks: stores.locks,

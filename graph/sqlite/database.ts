@@ -55,16 +55,14 @@ export function truncateWal(db: SqliteDatabase): Promise<void> {
 }
 
 /**
- * Add `column` (`decl`: its type and default) to `table` of a database created before it existed, unless there already.
- * Two processes opening the same old file may both find it missing: the one that adds it second gets SQLite's
- * "duplicate column name", which here means done, not an error.
+ * Add each of `columns` (`decl`: its type and default) that `table` lacks, to a database created before they existed.
+ * What is missing is read inside the write transaction, taken at once (`BEGIN IMMEDIATE`; a savepoint inside one open
+ * already): two processes opening the same old file at once (a server and a worker) add each column once, the second
+ * finding it added, never a "duplicate column name".
  */
-export function addColumnIfMissing(db: SqliteDatabase, table: string, column: string, decl: string): void {
-  const columns = db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
-  if (columns.some((c) => c.name === column)) return;
-  try {
-    db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${decl}`);
-  } catch (err) {
-    if (!(err instanceof Error && /duplicate column name/i.test(err.message))) throw err;
-  }
+export function addMissingColumns(db: SqliteDatabase, table: string, columns: ReadonlyArray<{ column: string; decl: string }>): void {
+  db.transaction(() => {
+    const have = new Set((db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name));
+    for (const { column, decl } of columns) if (!have.has(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${decl}`);
+  }).immediate();
 }

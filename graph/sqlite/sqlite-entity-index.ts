@@ -5,7 +5,7 @@ import type {
 import { linkNotes } from '../entity-index.js';
 import type { TenantId } from '../types.js';
 import type Database from 'better-sqlite3';
-import { fromJson, toJson, type SqliteDatabase } from './database.js';
+import { addMissingColumns, fromJson, toJson, type SqliteDatabase } from './database.js';
 
 type Statement = Database.Statement<unknown[]>;
 import { entityKey, newId } from '../core/ids.js';
@@ -96,10 +96,12 @@ function mergeUnkeyedSchemas(db: SqliteDatabase): void {
   }
 }
 
-/** `lb_entities.description_order` (`EntityInput.descriptionOrder`), added to a file of an older build on open; its entities keep theirs. */
+/**
+ * `lb_entities.description_order` (`EntityInput.descriptionOrder`), added to a file of an older build on open (once,
+ * when two processes open it at once: `addMissingColumns`); its entities keep theirs.
+ */
 function addDescriptionOrder(db: SqliteDatabase): void {
-  const columns = new Set((db.prepare('PRAGMA table_info(lb_entities)').all() as { name: string }[]).map((c) => c.name));
-  if (!columns.has('description_order')) db.exec('ALTER TABLE lb_entities ADD COLUMN description_order TEXT');
+  addMissingColumns(db, 'lb_entities', [{ column: 'description_order', decl: 'TEXT' }]);
 }
 
 /** `describesEarlier` in SQL: an upsert's turn (`@order`) precedes the one the row's description is from. */

@@ -3,7 +3,7 @@ import {
   DEFAULT_JOB_MAX_RUN_MS, isStoreOutage, outageDelay, runWithin, outageGaveUpError, type DeadLetter, type EnqueueOptions, type JobHandler, type JobQueue, type QueueStats, type WorkerOptions,
 } from '../job-queue.js';
 import type Database from 'better-sqlite3';
-import { type SqliteDatabase } from './database.js';
+import { addMissingColumns, type SqliteDatabase } from './database.js';
 import { detached, noTransactionOpen } from './connection-gate.js';
 import { newId } from '../core/ids.js';
 
@@ -81,11 +81,11 @@ export class SqliteJobQueue implements JobQueue {
 
   constructor(private readonly db: SqliteDatabase, private readonly options: SqliteJobQueueOptions = {}) {
     db.exec(SCHEMA);
-    const columns = new Set((db.prepare('PRAGMA table_info(jobs)').all() as { name: string }[]).map((c) => c.name));
-    if (!columns.has('owner')) db.exec('ALTER TABLE jobs ADD COLUMN owner TEXT');
-    if (!columns.has('lease_until')) db.exec('ALTER TABLE jobs ADD COLUMN lease_until INTEGER');
-    if (!columns.has('outages')) db.exec('ALTER TABLE jobs ADD COLUMN outages INTEGER NOT NULL DEFAULT 0');
-    if (!columns.has('outage_since')) db.exec('ALTER TABLE jobs ADD COLUMN outage_since INTEGER');
+    // A server and a worker opening an older file at once: one adds the columns, the other waits and finds them.
+    addMissingColumns(db, 'jobs', [
+      { column: 'owner', decl: 'TEXT' }, { column: 'lease_until', decl: 'INTEGER' },
+      { column: 'outages', decl: 'INTEGER NOT NULL DEFAULT 0' }, { column: 'outage_since', decl: 'INTEGER' },
+    ]);
     this.pollMs = options.pollMs ?? 200;
     this.leaseMs = options.leaseMs ?? 15_000;
     this.claimStmt = db.prepare(`UPDATE jobs SET state = 'active', attempts_made = attempts_made + 1, updated_at = ?, owner = ?, lease_until = ?

@@ -13,7 +13,7 @@ import {
   type RestoreHow,
 } from '../memory-store.js';
 import type { TenantId } from '../types.js';
-import { addColumnIfMissing, fromJson, toJson, type SqliteDatabase } from './database.js';
+import { addMissingColumns, fromJson, toJson, type SqliteDatabase } from './database.js';
 import { newId } from '../core/ids.js';
 import { addresseesWithout, erasableNames, erasesFact, erasesPersona, personaTargetNames } from '../erased-facts.js';
 import { toFact, toPersona, type FactRow, type PersonaRow } from './sqlite-memory-rows.js';
@@ -72,9 +72,9 @@ export class SqliteMemoryStore implements MemoryStore {
     // Databases created before `event_time` existed get the column (null: undated), `valid_until` (null: no end of its
     // own) and `plan_object` (null: not read; consolidation falls back to the shared-word rule); processed records
     // written before the speaker was recorded keep null (unknown: the facts tell a revision). A second process opening
-    // the same old file at once may add one first: tolerated (`addColumnIfMissing`).
-    for (const column of ['event_time', 'valid_until', 'plan_object']) addColumnIfMissing(this.#db, 'memory_facts', column, 'TEXT');
-    for (const column of ['speaker_id', 'deleted_ids']) addColumnIfMissing(this.#db, 'memory_processed', column, 'TEXT');
+    // the same old file at once waits for this one's (`addMissingColumns`).
+    addMissingColumns(this.#db, 'memory_facts', ['event_time', 'valid_until', 'plan_object'].map((column) => ({ column, decl: 'TEXT' })));
+    addMissingColumns(this.#db, 'memory_processed', ['speaker_id', 'deleted_ids'].map((column) => ({ column, decl: 'TEXT' })));
     this.#db.exec('CREATE INDEX IF NOT EXISTS memory_processed_speaker ON memory_processed (tenant, speaker_id)');
     // The open facts with an end of their own, by that end (the sweep of ended states reads a window of them).
     this.#db.exec(`CREATE INDEX IF NOT EXISTS memory_facts_open_until ON memory_facts (tenant, valid_until)

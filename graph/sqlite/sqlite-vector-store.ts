@@ -3,7 +3,7 @@ import {
   assertPointDimensions, assertQueryDimension, assertSameSpace, collectionMissing,
   type EmbeddingSpace, type VectorFilter, type VectorHit, type VectorPayload, type VectorPoint, type VectorStore,
 } from '../vector-store.js';
-import { fromJson, toJson, type SqliteDatabase } from './database.js';
+import { addMissingColumns, fromJson, toJson, type SqliteDatabase } from './database.js';
 import { VectorMatrix } from './vector-matrix.js';
 
 const SCHEMA = `
@@ -49,8 +49,7 @@ export class SqliteVectorStore implements VectorStore {
 
   constructor(private readonly db: SqliteDatabase) {
     db.exec(SCHEMA);
-    const columns = db.prepare('PRAGMA table_info(vectors)').all() as Array<{ name: string }>;
-    if (!columns.some((c) => c.name === 'rev')) db.exec('ALTER TABLE vectors ADD COLUMN rev INTEGER NOT NULL DEFAULT 0');
+    addMissingColumns(db, 'vectors', [{ column: 'rev', decl: 'INTEGER NOT NULL DEFAULT 0' }]);
     db.exec('CREATE INDEX IF NOT EXISTS vectors_rev ON vectors (tenant, collection, rev)');
   }
 

@@ -45,6 +45,11 @@ export type AudioSessionEvent =
       audioOffsetMs: number;
       /** The recogniser's final had no words though its partials had: `text` is the latest partial (`confidence` 0). */
       fromPartial?: true;
+      /**
+       * The recogniser that decoded the turn (`StreamingAsr.name`: `pocketsphinx`, `moonshine`…), as the worker loaded it:
+       * what the stored turn is heard by (`Utterance.heardBy`), whatever the config or the models folder say now.
+       */
+      asr: string;
     }
   | {
       /** Audio shed under overload since the last such event: sent when an episode ends, or the session closes in one. */

@@ -171,14 +171,14 @@ export class SpeechPipeline {
         // the turn keeps its latest partial, at confidence 0, rather than vanish from the transcript.
         const fallback = r.text.trim() === '' && turn.heard !== '';
         this.emit({ type: 'final', turnId: turn.id, text: fallback ? turn.heard : r.text, startMs: turn.onsetMs, endMs: speechEndMs,
-          confidence: fallback ? 0 : r.confidence, audio, audioOffsetMs: turn.firstSample / SAMPLES_PER_MS, ...(fallback ? { fromPartial: true } : {}) });
+          confidence: fallback ? 0 : r.confidence, audio, audioOffsetMs: turn.firstSample / SAMPLES_PER_MS, asr: this.asr.name, ...(fallback ? { fromPartial: true } : {}) });
       },
       (err: unknown) => {
         this.emit({ type: 'error', code: 'PARLEY_ERR_UPSTREAM', fatal: false,
           message: `speech recognition failed for turn ${turn.id}: ${err instanceof Error ? err.message : String(err)}` });
         // Every speech_stopped gets its final, so consumers can rely on the pairing; an empty text marks failure.
         this.emit({ type: 'final', turnId: turn.id, text: '', startMs: turn.onsetMs, endMs: speechEndMs,
-          confidence: 0, audio, audioOffsetMs: turn.firstSample / SAMPLES_PER_MS });
+          confidence: 0, audio, audioOffsetMs: turn.firstSample / SAMPLES_PER_MS, asr: this.asr.name });
       },
     );
   }

@@ -1,6 +1,7 @@
 import type { Stores } from '../../graph/stores.js';
 import type { TenantId } from '../../graph/types.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
+import type { MinAsrConfidence } from '../memory/doubtful-speech.js';
 import { MemoryIndexer } from '../memory/memory-indexer.js';
 import { speakerLockKey } from '../memory/subject-lock.js';
 import { ENTITY_COLLECTION } from '../retrieval/left-brain-job.js';
@@ -92,7 +93,7 @@ export interface MentionRedaction {
  * never touched. Each step may run again.
  */
 export async function redactMentions(
-  deps: { stores: Stores; embedder: TextEmbedder }, tenant: TenantId, what: MentionRedaction,
+  deps: ReindexDeps, tenant: TenantId, what: MentionRedaction,
   record: (ids: string[], texts: string[]) => Promise<void>,
 ): Promise<void> {
   const { stores } = deps;
@@ -116,12 +117,20 @@ export async function redactMentions(
   await reindexWithout(deps, tenant, what.participantId, [...new Set([...what.redacted, ...changed.map((c) => c.id)])]);
 }
 
+/** What indexing other people's utterances again needs: the doubtful-speech gate (`memory.minAsrConfidence`) too. */
+export interface ReindexDeps {
+  stores: Stores;
+  embedder: TextEmbedder;
+  minAsrConfidence: MinAsrConfidence;
+}
+
 /**
  * Index other people's utterances again as the graph holds them now, without the erased person among their addressees
- * (a stored vector is reused while its text is unchanged, and a redacted text embedded anew).
+ * (a stored vector is reused while its text is unchanged, and a redacted text embedded anew); one heard doubtfully
+ * (`doubtfulSpeech`) stays out of search (`MemoryIndexer.indexUtterance`).
  */
-export async function reindexWithout(deps: { stores: Stores; embedder: TextEmbedder }, tenant: TenantId, participantId: string, utteranceIds: readonly string[]): Promise<void> {
-  const indexer = new MemoryIndexer(deps.stores.vectors, deps.stores.lexical, deps.embedder);
+export async function reindexWithout(deps: ReindexDeps, tenant: TenantId, participantId: string, utteranceIds: readonly string[]): Promise<void> {
+  const indexer = new MemoryIndexer(deps.stores.vectors, deps.stores.lexical, deps.embedder, deps.minAsrConfidence);
   for (const id of utteranceIds) {
     const speaker = (await deps.stores.graph.getUtterance(tenant, id))?.speakerId;
     if (!speaker) continue;

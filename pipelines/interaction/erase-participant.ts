@@ -7,6 +7,7 @@ import { ErasureClaim, leaseFrom, type ErasureOwner } from './erasure-claim.js';
 import type { TenantId } from '../../graph/types.js';
 import type { AudioSpanStore } from '../audio/audio-span-store.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
+import type { MinAsrConfidence } from '../memory/doubtful-speech.js';
 import { MemoryIndexer } from '../memory/memory-indexer.js';
 import { speakerLockKey } from '../memory/subject-lock.js';
 import { eraseTraces } from './erase-traces.js';
@@ -27,6 +28,8 @@ export interface ErasureDeps {
   audioSpans: AudioSpanStore | null;
   /** Re-embeds other people's utterances that addressed the person, to re-index them without them. */
   embedder: TextEmbedder;
+  /** `memory.minAsrConfidence`: a turn heard doubtfully (`doubtfulSpeech`) is never indexed again for search. */
+  minAsrConfidence: MinAsrConfidence;
   /**
    * The session event bus: the tenant's kept events are deleted (where it keeps them, embedded across processes),
    * then every live session of the tenant, on any process, is told to forget the person (`participant.erased`).
@@ -435,7 +438,7 @@ export async function pagedUtterances(stores: Stores, tenant: TenantId, filter: 
  * stored vectors reused): the facts stay, and `deleteParticipant` removes them from their addressees.
  */
 async function reindexFactsWithout(deps: ErasureDeps, tenant: TenantId, participantId: string, names: readonly string[]): Promise<void> {
-  const indexer = new MemoryIndexer(deps.stores.vectors, deps.stores.lexical, deps.embedder);
+  const indexer = new MemoryIndexer(deps.stores.vectors, deps.stores.lexical, deps.embedder, deps.minAsrConfidence);
   for (let offset = 0; ; offset += 1000) {
     const listed = await deps.stores.memory.listFacts(tenant, { participantId, role: 'addressee', limit: 1000, offset });
     const kept = listed.filter((f) => !erasesFact(f, participantId, names))

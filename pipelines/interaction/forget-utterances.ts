@@ -6,6 +6,7 @@ import type { TenantId } from '../../graph/types.js';
 import type { AudioSpanStore } from '../audio/audio-span-store.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import type { MemoryOp } from '../memory/fact-writes.js';
+import type { MinAsrConfidence } from '../memory/doubtful-speech.js';
 import { MemoryIndexer } from '../memory/memory-indexer.js';
 import { subjectLockKey } from '../memory/subject-lock.js';
 import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from './derived-attributes.js';
@@ -23,6 +24,8 @@ export interface ForgetDeps {
   stores: Stores;
   audioSpans: AudioSpanStore | null;
   embedder: TextEmbedder;
+  /** `memory.minAsrConfidence`, the indexer's doubtful-speech gate. */
+  minAsrConfidence: MinAsrConfidence;
   events?: Pick<EventBus, 'forgetTenant' | 'publish'>;
 }
 
@@ -244,7 +247,7 @@ async function forgetMemories(
   deps: ForgetDeps, tenant: TenantId, ids: string[], deletedBy: readonly DeletedByTurn[], record: (more: Partial<ForgetPlan>) => Promise<ForgetPlan>,
 ): Promise<string[]> {
   const { memory } = deps.stores;
-  const indexer = new MemoryIndexer(deps.stores.vectors, deps.stores.lexical, deps.embedder);
+  const indexer = new MemoryIndexer(deps.stores.vectors, deps.stores.lexical, deps.embedder, deps.minAsrConfidence);
   const erased = new Set(ids);
   const kept: string[] = [];
   // The first round runs even when no memory came from the utterances: one of them may have deleted some.

@@ -6,7 +6,8 @@ import type { MemoryStore } from '../../graph/memory-store.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import type { HeardBy, Participant, TenantId, Utterance } from '../../graph/types.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../memory/consolidate.js';
-import { DEFAULT_MIN_ASR_CONFIDENCE, doubtfulSpeech, type MinAsrConfidence } from '../memory/doubtful-speech.js';
+import { DEFAULT_MIN_ASR_CONFIDENCE, type MinAsrConfidence } from '../memory/doubtful-speech.js';
+import { utteranceKeywordEntries } from '../memory/memory-indexer.js';
 import { inferAddressees as inferSpeakerAddressees } from '../speaker/addressee-inference.js';
 import { ParticipantResolver } from './participant-resolver.js';
 import { SessionNaming, unknownVocatives } from './session-naming.js';
@@ -286,9 +287,7 @@ export class InteractionIngest {
    */
   private async afterStore(tenant: TenantId, stored: Utterance[]): Promise<void> {
     const min = this.deps.minAsrConfidence ?? DEFAULT_MIN_ASR_CONFIDENCE;
-    const docs = stored.filter((u) => !doubtfulSpeech(u, min)).map((u) => ({
-      id: u.id, text: u.text, layer: 'interaction', sessionId: u.sessionId, speakerId: u.speakerId, addresseeIds: u.addresseeIds,
-    }));
+    const docs = utteranceKeywordEntries(stored, min);
     try {
       if (docs.length > 0) await this.deps.lexical.index(tenant, docs);
     } catch (err) {

@@ -11,6 +11,7 @@ import type { Stores } from '../../graph/stores.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { collectionFor } from '../memory/collections.js';
+import type { MinAsrConfidence } from '../memory/doubtful-speech.js';
 import { MemoryIndexer } from '../memory/memory-indexer.js';
 import { speakerLockKey } from '../memory/subject-lock.js';
 
@@ -24,6 +25,8 @@ export const STORED_SECRETS_MIGRATION = 'stored-secrets-redacted/63';
 export interface StoredSecretsDeps {
   stores: Pick<Stores, 'graph' | 'memory' | 'vectors' | 'lexical' | 'locks'>;
   embedder: TextEmbedder;
+  /** `memory.minAsrConfidence`: a turn heard doubtfully (`doubtfulSpeech`) loses any entry it has rather than gets one. */
+  minAsrConfidence: MinAsrConfidence;
   logger?: Logger;
   /** Candidate turns read per page (and one progress line each); default 500. */
   batch?: number;
@@ -44,7 +47,7 @@ export async function redactStoredSecrets(deps: StoredSecretsDeps, tenant: Tenan
   const { stores } = deps;
   if (await stores.memory.migrationDone(tenant, STORED_SECRETS_MIGRATION)) return null;
   const batch = deps.batch ?? 500;
-  const indexer = new MemoryIndexer(stores.vectors, stores.lexical, deps.embedder);
+  const indexer = new MemoryIndexer(stores.vectors, stores.lexical, deps.embedder, deps.minAsrConfidence);
   let read = 0;
   let rewritten = 0;
   for (let afterId: string | undefined; ;) {

@@ -93,12 +93,12 @@ export interface ConsolidationDeps {
  * answers) and writes nothing after (each write checks the signal under the speaker's lock, `turnCommit`).
  */
 export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<ConsolidationJob> {
-  const indexer = new MemoryIndexer(deps.vectors, deps.lexical, deps.embedder);
+  const minAsrConfidence = deps.minAsrConfidence ?? DEFAULT_MIN_ASR_CONFIDENCE;
+  const indexer = new MemoryIndexer(deps.vectors, deps.lexical, deps.embedder, minAsrConfidence);
   const decider = deps.decider ?? new RuleDecider();
   const contextTurns = deps.contextTurns ?? 3;
   const candidateK = deps.candidateK ?? 8;
   const locks = deps.locks ?? new MemoryKeyedLock();
-  const minAsrConfidence = deps.minAsrConfidence ?? DEFAULT_MIN_ASR_CONFIDENCE;
 
   return async (job: Job<ConsolidationJob>, signal: AbortSignal): Promise<void> => {
     const { tenant, sessionId, utteranceId } = job.data;
@@ -110,7 +110,8 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
     }
     const processed = await deps.memory.processedFacts(tenant, utteranceId);
     // Heard too doubtfully to remember: kept in the transcript only, recorded as processed with no facts, never indexed
-    // (a run again finds it so). One consolidated with facts before the gate existed goes on as any other.
+    // (a run again finds it so). One consolidated with facts before the gate existed goes on as any other, but its own
+    // keyword entry and vector go (`MemoryIndexer.indexUtterance` writes none for doubtful speech).
     if (doubtfulSpeech(u, minAsrConfidence) && (processed === null || processed.length === 0)) {
       log.debug({ confidence: u.confidence }, 'doubtful speech: nothing remembered');
       // A keyword entry an ingest gave it (one from before ingest left doubtful turns out, or under another setting) goes.

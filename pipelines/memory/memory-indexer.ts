@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Fact } from '../../graph/memory-store.js';
 import type { Utterance, TenantId } from '../../graph/types.js';
-import type { LexicalIndex } from '../../graph/lexical-index.js';
+import type { LexicalDoc, LexicalIndex } from '../../graph/lexical-index.js';
 import type { VectorStore } from '../../graph/vector-store.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { collectionFor, MEMORY_LAYERS, type IndexedLayer } from './collections.js';
+import { doubtfulSpeech, type MinAsrConfidence } from './doubtful-speech.js';
 
 /** A text to index again: its point's id, its layer, and the text as it reads now. */
 export interface IndexedText {
@@ -19,10 +20,21 @@ export function textHash(text: string): string {
 }
 
 /**
+ * The keyword entries of those of `us` that search may find: none for doubtful speech (`doubtfulSpeech` under `min`).
+ * What ingest indexes at once and `MemoryIndexer.indexUtterance` writes, so every keyword entry of a turn is gated alike.
+ */
+export function utteranceKeywordEntries(us: readonly Utterance[], min: MinAsrConfidence): LexicalDoc[] {
+  return us.filter((u) => !doubtfulSpeech(u, min)).map((u) => ({
+    id: u.id, text: u.text, layer: 'interaction', sessionId: u.sessionId, speakerId: u.speakerId, addresseeIds: u.addresseeIds,
+  }));
+}
+
+/**
  * Writes utterances and facts into the vector store (one collection per layer, bound to the
  * embedder's space) and the lexical index, and removes closed facts from both. Each point's payload
  * keeps the digest of the text its vector embeds (`textHash`), so a re-index reuses the vector of a
- * text that did not change (`vectorsFor`).
+ * text that did not change (`vectorsFor`). Every utterance indexed goes through `indexUtterance`, which leaves doubtful
+ * speech (`doubtfulSpeech` under `PARLEY_MEMORY_MIN_ASR_CONFIDENCE`, given as `minAsrConfidence`) out of search.
  */
 export class MemoryIndexer {
   #bound: Promise<void> | null = null;
@@ -31,6 +43,8 @@ export class MemoryIndexer {
     private readonly vectors: VectorStore,
     private readonly lexical: LexicalIndex,
     private readonly embedder: TextEmbedder,
+    /** `memory.minAsrConfidence` (`PARLEY_MEMORY_MIN_ASR_CONFIDENCE`): the doubtful-speech gate of `indexUtterance`. */
+    private readonly minAsrConfidence: MinAsrConfidence,
   ) {}
 
   /** Bind every memory collection to the embedder's space (throws on mismatch: re-embed first). */
@@ -67,15 +81,25 @@ export class MemoryIndexer {
     return vectors.map((v) => v ?? (embedded[next++] as Float32Array));
   }
 
-  async indexUtterance(tenant: TenantId, u: Utterance, vector: Float32Array): Promise<void> {
+  /**
+   * Write `u`'s vector and keyword entry, unless it is doubtful speech (`doubtfulSpeech` under `minAsrConfidence`): then
+   * any entry it has (indexed under another setting, or before the gate) is removed and nothing is written. Whether it
+   * was written.
+   */
+  async indexUtterance(tenant: TenantId, u: Utterance, vector: Float32Array): Promise<boolean> {
     await this.ensureCollections();
-    const meta = { sessionId: u.sessionId, speakerId: u.speakerId, addresseeIds: u.addresseeIds };
+    const entries = utteranceKeywordEntries([u], this.minAsrConfidence);
+    if (entries.length === 0) {
+      await Promise.all([this.vectors.delete(tenant, collectionFor('interaction'), [u.id]), this.lexical.delete(tenant, [u.id])]);
+      return false;
+    }
     await Promise.all([
-      this.vectors.upsert(tenant, collectionFor('interaction'), [
-        { id: u.id, vector, payload: { layer: 'interaction', ...meta, time: u.time, textHash: textHash(u.text) } },
-      ]),
-      this.lexical.index(tenant, [{ id: u.id, text: u.text, layer: 'interaction', ...meta }]),
+      this.vectors.upsert(tenant, collectionFor('interaction'), [{ id: u.id, vector, payload: {
+        layer: 'interaction', sessionId: u.sessionId, speakerId: u.speakerId, addresseeIds: u.addresseeIds, time: u.time, textHash: textHash(u.text),
+      } }]),
+      this.lexical.index(tenant, entries),
     ]);
+    return true;
   }
 
   async indexFacts(tenant: TenantId, facts: Array<{ fact: Fact; vector: Float32Array }>): Promise<void> {

@@ -134,14 +134,6 @@ export function favoursNames(config: Config, sampleRate: number): boolean {
   return !(config.asrNameSpotting === 'wideband' && narrow);
 }
 
-/**
- * The recogniser that hears a stream at `sampleRate` (its `StreamingAsr.name`), as {@link asrBackend} sets up the workers:
- * Moonshine for 8 kHz streams when {@link phoneMoonshine}, else `PARLEY_ASR`'s.
- */
-export function recogniserOf(config: Config, sampleRate: number): string {
-  return sampleRate <= NARROWBAND_MAX_RATE && phoneMoonshine(config) ? 'moonshine' : config.asr;
-}
-
 /** The text embedder the config names. */
 export function createTextEmbedder(config: Config): TextEmbedder {
   if (config.textEmbedder === 'openai') {

@@ -64,7 +64,7 @@ export async function factViews(graph: GraphStore, tenant: TenantId, facts: Fact
 /** `GET /v1/memories`, `PATCH|DELETE /v1/memories/{id}`: long-term facts and profile facts. */
 export async function memoryRoutes(app: FastifyInstance): Promise<void> {
   const { stores } = app;
-  const indexer = new MemoryIndexer(stores.vectors, stores.lexical, app.models.textEmbedder);
+  const indexer = new MemoryIndexer(stores.vectors, stores.lexical, app.models.textEmbedder, app.config.memoryMinAsrConfidence);
 
   const views = (tenant: TenantId, facts: Fact[]): Promise<FactView[]> => factViews(stores.graph, tenant, facts);
 

@@ -158,7 +158,7 @@ async function checkAliasesFree(app: FastifyInstance, tenant: string, target: Pa
 function renameDeps(app: FastifyInstance): RenameDeps {
   return {
     graph: app.stores.graph, memory: app.stores.memory, locks: app.stores.locks,
-    indexer: new MemoryIndexer(app.stores.vectors, app.stores.lexical, app.models.textEmbedder),
+    indexer: new MemoryIndexer(app.stores.vectors, app.stores.lexical, app.models.textEmbedder, app.config.memoryMinAsrConfidence),
   };
 }
 
@@ -328,7 +328,10 @@ export function forgetCachedTraces(app: FastifyInstance, tenant: string): void {
 
 /** What erasure needs of the app. */
 export function erasureDeps(app: FastifyInstance): ErasureDeps {
-  return { stores: app.stores, audioSpans: app.models.audioSpans, embedder: app.models.textEmbedder, events: app.events };
+  return {
+    stores: app.stores, audioSpans: app.models.audioSpans, embedder: app.models.textEmbedder, minAsrConfidence: app.config.memoryMinAsrConfidence,
+    events: app.events,
+  };
 }
 
 /** Merge one participant into another, both given by id, external_id or name (`POST /v1/participants/{id}/merge`, MCP `merge_participants`). */

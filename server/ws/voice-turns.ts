@@ -4,7 +4,7 @@ import { validateFrame, type StreamFormat } from '../../pipelines/audio/audio-fo
 import { createAudioSession, MAX_CATCH_UP_MS, type AudioSession } from '../../pipelines/audio/audio-session.js';
 import { decodePcm } from '../../pipelines/audio/pcm-codecs.js';
 import { voiceprintsAllowed } from '../config.js';
-import { favoursNames, recogniserOf } from '../plugins/models.js';
+import { favoursNames } from '../plugins/models.js';
 import { ArrivalClock } from './arrival-clock.js';
 import { storedTranscriptEndMs } from './stream-frontier.js';
 import { UnstoredAudio } from './unstored-audio.js';
@@ -428,8 +428,9 @@ export class VoiceTurns {
     // sent while the turn was spoken is stored at a later time than the turn, as it was said.
     const at = this.session.turnTime(offsetMs + e.startMs) ?? heardAt(arrivals, e.startMs, this.deps.audioNow(), this.deps.clock());
     const time = at !== undefined ? { time: at } : {};
-    // What heard it decides how doubtful its confidence is (`minAsrConfidenceFor`).
-    const heardBy = { asr: recogniserOf(this.deps.config, this.format.sampleRate), sampleRate: this.format.sampleRate };
+    // What heard it decides how doubtful its confidence is (`minAsrConfidenceFor`): the recogniser the worker decoded it
+    // with, as its final says (the one chosen when the pool started, whatever the models folder holds now).
+    const heardBy = { asr: e.asr, sampleRate: this.format.sampleRate };
     const ingest = (said: SpeakerAssignment) => this.deps.ingest.ingest(tenant, sessionId, [{
       id: utteranceId, speaker: said.participantId, text: e.text, startMs: offsetMs + e.startMs, endMs: offsetMs + e.endMs, turnId, ...time,
       confidence: e.confidence, heardBy, audioRef, speakerConfidence: said.confidence, speakerIsNew: said.isNew,

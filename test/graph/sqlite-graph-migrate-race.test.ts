@@ -2,18 +2,16 @@
  * review D L4: the graph schema's migration read which columns were missing before its transaction, so a server and a
  * `npm run worker` starting together on an upgrade could both add `heard_asr`, the second failing with "duplicate
  * column". The read is now inside the write transaction, taken at once: the other process waits its turn and then finds
- * the columns added. Real SQLite, two connections to one file (the race set up as in sqlite-add-column.test.ts).
+ * the columns added. Real SQLite, two connections to one file (the race set up by `racingMigration`).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { openDatabase, type SqliteDatabase } from '../../graph/sqlite/database.js';
+import { openDatabase } from '../../graph/sqlite/database.js';
 import { createGraphSchema } from '../../graph/sqlite/sqlite-graph-schema.js';
-
-const columnsOf = (db: SqliteDatabase, table: string): string[] =>
-  (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name);
+import { columnsOf, racingMigration } from '../helpers/sqlite-race.js';
 
 test('two processes migrating one old file at once: each column added once, neither fails', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-graph-migrate-'));
@@ -25,33 +23,9 @@ test('two processes migrating one old file at once: each column added once, neit
     mine.exec('ALTER TABLE utterances DROP COLUMN heard_sample_rate; ALTER TABLE utterances DROP COLUMN heard_asr');
     // The other process tries to add the column right after this one read the table's columns; while this one holds
     // the write lock it cannot (SQLITE_BUSY, at once here), and migrates after.
-    theirs.pragma('busy_timeout = 0');
-    let theirTry: 'added' | 'waited' | undefined;
-    const racing = new Proxy(mine, {
-      get(target, prop) {
-        if (prop === 'prepare') {
-          return (sql: string) => {
-            const stmt = target.prepare(sql);
-            if (sql !== 'PRAGMA table_info(utterances)' || theirTry) return stmt;
-            return { all: () => {
-              const rows = stmt.all();
-              try {
-                theirs.exec('ALTER TABLE utterances ADD COLUMN heard_asr TEXT');
-                theirTry = 'added';
-              } catch (err) {
-                if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
-                theirTry = 'waited';
-              }
-              return rows;
-            } };
-          };
-        }
-        const value = Reflect.get(target, prop, target) as unknown;
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      },
-    });
-    createGraphSchema(racing);
-    assert.equal(theirTry, 'waited', 'the other process waits for this one\'s migration');
+    const race = racingMigration(mine, theirs, 'PRAGMA table_info(utterances)', 'ALTER TABLE utterances ADD COLUMN heard_asr TEXT');
+    createGraphSchema(race.db);
+    assert.equal(race.tried(), 'waited', 'the other process waits for this one\'s migration');
     theirs.pragma('busy_timeout = 5000');
     createGraphSchema(theirs);
     const heard = columnsOf(mine, 'utterances').filter((c) => c.startsWith('heard_'));

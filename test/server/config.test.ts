@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import { repoRoot } from '../../pipelines/models/repo-root.js';
 import { ConfigError, loadConfig, loadConfigWithWarnings } from '../../server/config.js';
 import { narrowbandAsrConfig } from '../../pipelines/asr/narrowband.js';
-import { asrBackend, favoursNames, phoneMoonshine, recogniserOf } from '../../server/plugins/models.js';
+import { asrBackend, favoursNames, phoneMoonshine } from '../../server/plugins/models.js';
 
 describe('config', () => {
   test('defaults: port 8080, ./data, loopback, single tenant, embedded queue', () => {
@@ -181,9 +181,6 @@ describe('config', () => {
       mkdirSync(path.join(dir, 'moonshine-tiny'));
       for (const f of ['encoder_model.onnx', 'decoder_model_merged.onnx']) writeFileSync(path.join(dir, 'moonshine-tiny', f), 'x');
       assert.equal(phoneMoonshine(config), true);
-      assert.equal(recogniserOf(config, 8000), 'moonshine', 'what a phone turn is stored as heard by');
-      assert.equal(recogniserOf(config, 16000), 'pocketsphinx');
-      assert.equal(recogniserOf(loadConfig({ MODELS_DIR: dir, PARLEY_ASR_PHONE: 'pocketsphinx' }), 8000), 'pocketsphinx');
       const backend = asrBackend(config);
       assert.deepEqual(backend.kind === 'pocketsphinx' ? backend.narrowbandRecogniser : null,
         { kind: 'moonshine', model: 'moonshine-tiny', modelDir: path.join(dir, 'moonshine-tiny'), partialIntervalMs: 0, pauseDecode: false, retryEmpty: true, knownNames: false });

@@ -16,7 +16,7 @@ import { SCRIPTED_DECISION, SCRIPTED_RULES, ScriptedEmbedder } from '../helpers/
 import { waitFor } from '../helpers/topology.js';
 
 /** One voice turn heard by `t` in its own session (and tenant) from a stream at `sampleRate`, stored and consolidated. */
-async function hear(t: TestApp, tenant: string, sampleRate: 8000 | 16000, text: string, confidence: number) {
+async function hear(t: TestApp, tenant: string, sampleRate: 8000 | 16000, text: string, confidence: number, asr = 'pocketsphinx') {
   const models = Object.assign(Object.create(t.app.models) as object, {
     speakerEmbedder: new ScriptedEmbedder([[1, 0, 0]]), speakerDecision: SCRIPTED_DECISION, speakerSessionRules: SCRIPTED_RULES,
     speakerCentroid: null, speakerPooledClaim: null,
@@ -28,7 +28,7 @@ async function hear(t: TestApp, tenant: string, sampleRate: 8000 | 16000, text: 
   const voice = live.voice as unknown as { onEvent(e: AudioSessionEvent, offsetMs: number, arrivals: ArrivalClock): void };
   const arrivals = new ArrivalClock(() => 0);
   voice.onEvent({ type: 'speech_started', turnId: 1, audioStartMs: 0 }, 0, arrivals);
-  voice.onEvent({ type: 'final', turnId: 1, text, startMs: 0, endMs: 2000, confidence, audio: new Float32Array(32_000), audioOffsetMs: 0 }, 0, arrivals);
+  voice.onEvent({ type: 'final', turnId: 1, text, startMs: 0, endMs: 2000, confidence, audio: new Float32Array(32_000), audioOffsetMs: 0, asr }, 0, arrivals);
   const [u] = await waitFor('the turn stored', async () => {
     const turns = await graph.getTranscript(tenant, 's1');
     return turns.length > 0 ? turns : undefined;
@@ -58,6 +58,16 @@ describe('doubtful speech by default: per turn, by what heard it (trial12 F12)',
     assert.deepEqual(phone.utterance.heardBy, { asr: 'pocketsphinx', sampleRate: 8000 });
     assert.ok(phone.facts.length > 0, 'a phone turn at the same confidence gives memory its facts');
     assert.equal(phone.searchable, true, 'and is found by keyword');
+  });
+
+  // storefix 3: the label was worked out per turn from the config and the models folder as it read then
+  // (`recogniserOf`, now gone), while the worker's recogniser was chosen when the pool started; a Moonshine model installed or
+  // removed in between labelled turns by a recogniser that never heard them. The worker's final names its decoder.
+  test('heardBy names the recogniser that decoded the turn, as the worker\'s final says, not what the config names', async () => {
+    const phone = await hear(t, 'phone-moonshine', 8000, 'I live in Zanzibar', 0.8, 'moonshine');
+    assert.deepEqual(phone.utterance.heardBy, { asr: 'moonshine', sampleRate: 8000 });
+    const room = await hear(t, 'room-other', 16000, 'I live in Zanzibar', 0.8, 'sherpa-onnx');
+    assert.deepEqual(room.utterance.heardBy, { asr: 'sherpa-onnx', sampleRate: 16000 });
   });
 });
 

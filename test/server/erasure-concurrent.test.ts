@@ -70,7 +70,7 @@ for (const deployment of deployments('erase-concurrent')) describe(`two servers 
         }
         return realQuery(...args);
       };
-      const deps: ErasureDeps = { stores: other, audioSpans: null, embedder: app.models.textEmbedder };
+      const deps: ErasureDeps = { stores: other, audioSpans: null, embedder: app.models.textEmbedder, minAsrConfidence: 'auto' };
       const byB = eraseParticipant(deps, T, person.id, { owner: 'server-b', leaseMs: 600_000 }).then(
         () => { throw new Error('server B erased beside server A'); },
         (err: { code?: string }) => err,

@@ -267,7 +267,7 @@ describe('an erasure cut short by a crash between its passes', () => {
         takenOver ??= await realClaim(T, person.id, { owner: 'other-server', now, until: now });
         return realDelete(...args);
       };
-      const { done } = await finishPendingErasures({ stores, audioSpans: null, embedder: other.app.models.textEmbedder }, T, { owner: 'this-server', leaseMs });
+      const { done } = await finishPendingErasures({ stores, audioSpans: null, embedder: other.app.models.textEmbedder, minAsrConfidence: 'auto' }, T, { owner: 'this-server', leaseMs });
       assert.ok(claims >= 2, `renewed while it ran (claims: ${claims})`);
       assert.equal(takenOver, false, 'another server could take over an erasure still running');
       assert.deepEqual(done, [person.id]);
@@ -327,7 +327,7 @@ describe('an erasure cut short by a crash between its passes', () => {
           referIds: [], validFrom: at, supersedes: null, confidence: 0.9, sessionId: 'crash-late-fact', source: 'test',
         }]);
         const [vector] = await app.models.textEmbedder.embed([late]);
-        await new MemoryIndexer(app.stores.vectors, app.stores.lexical, app.models.textEmbedder).indexFacts(T, [{ fact: fact!, vector: vector! }]);
+        await new MemoryIndexer(app.stores.vectors, app.stores.lexical, app.models.textEmbedder, 'auto').indexFacts(T, [{ fact: fact!, vector: vector! }]);
       };
       memory.deleteParticipant = async (...args) => {
         await realDelete(...args);
@@ -362,7 +362,7 @@ describe('an erasure cut short by a crash between its passes', () => {
           referIds: [], validFrom: at, supersedes: null, confidence: 0.9, sessionId: 'crash-unlisted', source: 'test',
         }]);
         const [vector] = await app.models.textEmbedder.embed([late]);
-        await new MemoryIndexer(app.stores.vectors, app.stores.lexical, app.models.textEmbedder).indexFacts(T, [{ fact: fact!, vector: vector! }]);
+        await new MemoryIndexer(app.stores.vectors, app.stores.lexical, app.models.textEmbedder, 'auto').indexFacts(T, [{ fact: fact!, vector: vector! }]);
         await realDelete(...args);
         throw new Error('process killed as the memories were deleted (injected)');
       };

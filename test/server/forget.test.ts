@@ -30,7 +30,7 @@ for (const deployment of deployments('forget')) describe(`forgetting utterances 
       validFrom: now, supersedes: null, confidence: 0.9, sessionId, source: 'test/forget',
     };
     const [stored] = await t.app.stores.memory.addFacts(tenant, [fact]);
-    const indexer = new MemoryIndexer(t.app.stores.vectors, t.app.stores.lexical, t.app.models.textEmbedder);
+    const indexer = new MemoryIndexer(t.app.stores.vectors, t.app.stores.lexical, t.app.models.textEmbedder, 'auto');
     const [vector] = await t.app.models.textEmbedder.embed([content]);
     await indexer.indexFacts(tenant, [{ fact: stored!, vector: vector! }]);
     return stored!.id;

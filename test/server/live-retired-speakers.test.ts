@@ -91,7 +91,7 @@ describe('live speaker tracking after a merge or an erasure on another process',
       // Erased straight in the stores, with no bus to tell the session: its tracker still names the voice `first.id`,
       // as when the erasure lands while a turn is being identified, or the best-effort notice was missed.
       const { stores, models } = holder.app;
-      const erased = await eraseParticipant({ stores, audioSpans: models.audioSpans, embedder: models.textEmbedder }, 'default', first.id, erasureOwner(holder.app));
+      const erased = await eraseParticipant({ stores, audioSpans: models.audioSpans, embedder: models.textEmbedder, minAsrConfidence: 'auto' }, 'default', first.id, erasureOwner(holder.app));
       assert.ok(erased, 'erased');
 
       const seen = new Set(c.events.filter((e) => e.type === 'transcript.final').map((e) => e.utterance_id));

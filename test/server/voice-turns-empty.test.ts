@@ -26,7 +26,7 @@ function host(): { session: VoiceTurnsHost; infos: [Record<string, unknown>, str
 }
 
 const final = (turnId: number, text: string, fromPartial?: true): AudioSessionEvent => ({
-  type: 'final', turnId, text, startMs: 500, endMs: 2000, confidence: 0, audio: new Float32Array(16), audioOffsetMs: 300,
+  type: 'final', turnId, text, startMs: 500, endMs: 2000, confidence: 0, audio: new Float32Array(16), audioOffsetMs: 300, asr: 'pocketsphinx',
   ...(fromPartial ? { fromPartial } : {}),
 });
 

@@ -17,7 +17,7 @@ function busyPool(): { pool: WorkerPool; send: (e: AudioSessionEvent) => void } 
 
 const STOPPED: AudioSessionEvent = { type: 'speech_stopped', turnId: 1, audioEndMs: 2000, decidedAtMs: 2500, reason: 'silence' };
 const FINAL: AudioSessionEvent = { type: 'final', turnId: 1, text: 'hello what time is my appointment', startMs: 500, endMs: 2000,
-  confidence: 0.6, audio: new Float32Array(16), audioOffsetMs: 300 };
+  confidence: 0.6, audio: new Float32Array(16), audioOffsetMs: 300, asr: 'pocketsphinx' };
 
 async function readAll(s: AsyncIterable<AudioSessionEvent>): Promise<AudioSessionEvent[]> {
   const events: AudioSessionEvent[] = [];

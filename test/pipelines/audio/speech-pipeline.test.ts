@@ -215,6 +215,29 @@ describe('SpeechPipeline (real Silero VAD + pocketsphinx)', () => {
     }
   });
 
+  test('each final names the recogniser that decoded it (storefix 3: heardBy is what decoded, not what the config says)', async () => {
+    const named = (name: string, fails: boolean): StreamingAsr => ({
+      name, producesPartials: false,
+      startTurn: () => ({
+        accept: () => undefined, flush: () => undefined, abort: () => undefined,
+        finish: async () => (fails ? Promise.reject(new Error('decoder gone')) : { text: 'hello there', confidence: 0.8 }),
+      }),
+      close: async () => undefined,
+    });
+    const f = fixtures[0];
+    assert.ok(f);
+    const samples = fixtureSamples(f);
+    for (const [name, fails] of [['moonshine', false], ['pocketsphinx', true]] as const) {
+      const events: AudioSessionEvent[] = [];
+      const p = new SpeechPipeline(vad, named(name, fails), (e) => events.push(e));
+      for (let i = 0; i < samples.length; i += 1600) await p.process(samples.subarray(i, i + 1600), i);
+      await new Promise((r) => setImmediate(r));
+      const finals = events.filter((e) => e.type === 'final');
+      assert.equal(finals.length, f.utterances.length);
+      for (const fin of finals) assert.equal(fin.asr, name, fails ? 'a failed decode\'s empty final too' : 'the decoding recogniser');
+    }
+  });
+
   test('silence produces no turns', async () => {
     assert.deepEqual(await runFile(new Float32Array(16000 * 2)), []);
   });

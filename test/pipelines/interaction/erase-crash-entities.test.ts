@@ -135,7 +135,7 @@ async function erased(make: () => Backend, crash: boolean): Promise<Record<strin
     const first = backend.open();
     try {
       seeded = await seed(first, embedder);
-      const deps: ErasureDeps = { stores: first, audioSpans: null, embedder };
+      const deps: ErasureDeps = { stores: first, audioSpans: null, embedder, minAsrConfidence: 'auto' };
       if (crash) {
         const eraseMemories = first.entities.eraseMemories.bind(first.entities);
         first.entities.eraseMemories = async (...args) => {
@@ -153,7 +153,7 @@ async function erased(make: () => Backend, crash: boolean): Promise<Record<strin
     }
     const stores = backend.open();
     try {
-      const finished = await finishPendingErasures({ stores, audioSpans: null, embedder }, T, OWNER);
+      const finished = await finishPendingErasures({ stores, audioSpans: null, embedder, minAsrConfidence: 'auto' }, T, OWNER);
       const { personId, memoryIds, only, shared } = seeded;
       return {
         finished: finished.done.length,

@@ -49,7 +49,7 @@ async function oldStore(stores: Stores, embedder: TextEmbedder): Promise<Utteran
   await stores.graph.openSession(T, 's1', '2026-12-01T00:00:00.000Z');
   const stored = await stores.graph.addUtterances(T, OLD.map((o, i) => ({ sessionId: 's1', speakerId: ana.id, addresseeIds: [], text: o.text,
     startMs: i * 1000, endMs: i * 1000 + 900, time: `2026-12-01T00:00:0${i}.000Z`, confidence: 0.9, audioRef: null })));
-  const indexer = new MemoryIndexer(stores.vectors, stores.lexical, embedder);
+  const indexer = new MemoryIndexer(stores.vectors, stores.lexical, embedder, 'auto');
   for (const [i, u] of stored.entries()) {
     if (!OLD[i]!.indexed) continue;
     const [vector] = await indexer.vectorsFor(T, [{ id: u.id, layer: 'interaction', text: u.text }]);
@@ -84,10 +84,10 @@ describe('redactStoredSecrets: turns stored before redaction', () => {
     try {
       const before = await oldStore(stores, embedder);
       assert.equal((await stores.lexical.search(T, '7731', 5)).length, 1, 'the old index holds the value');
-      assert.equal(await redactStoredSecrets({ stores, embedder, batch: 2 }, T), 4);
+      assert.equal(await redactStoredSecrets({ stores, embedder, minAsrConfidence: 'auto', batch: 2 }, T), 4);
       await assertRedacted(stores, before);
       assert.ok(await stores.memory.migrationDone(T, STORED_SECRETS_MIGRATION));
-      assert.equal(await redactStoredSecrets({ stores, embedder }, T), null, 'once per store');
+      assert.equal(await redactStoredSecrets({ stores, embedder, minAsrConfidence: 'auto' }, T), null, 'once per store');
     } finally {
       await stores.close();
     }
@@ -115,7 +115,7 @@ describe('redactStoredSecrets: turns stored before redaction', () => {
           return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
         },
       });
-      await assert.rejects(redactStoredSecrets({ stores: { ...stores, graph }, embedder, batch: 1 }, T), /crash after/);
+      await assert.rejects(redactStoredSecrets({ stores: { ...stores, graph }, embedder, minAsrConfidence: 'auto', batch: 1 }, T), /crash after/);
       assert.equal(await stores.memory.migrationDone(T, STORED_SECRETS_MIGRATION), false);
       // Pages go by id: which turn came first is the ids' order. One turn was written, the other three keep their old text.
       const texts = await Promise.all(before.map(async (u) => (await stores.graph.getUtterance(T, u.id))?.text));
@@ -126,7 +126,7 @@ describe('redactStoredSecrets: turns stored before redaction', () => {
     }
     stores = open(tmp.dir);
     try {
-      assert.equal(await redactStoredSecrets({ stores, embedder, batch: 1 }, T), 3, 'the turns left, the first not again');
+      assert.equal(await redactStoredSecrets({ stores, embedder, minAsrConfidence: 'auto', batch: 1 }, T), 3, 'the turns left, the first not again');
       await assertRedacted(stores, before);
     } finally {
       await stores.close();

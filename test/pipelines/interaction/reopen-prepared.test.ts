@@ -15,7 +15,7 @@ test('reopening writes nothing when a memory due reads otherwise than when it wa
     const richmond = homes.find((x) => x.value === 'Richmond')!;
     const berkeley = homes.find((x) => x.value === 'Berkeley')!;
     assert.equal(richmond.supersededBy, berkeley.id);
-    const indexer = new MemoryIndexer(f.vectors, f.lexical, f.embedder);
+    const indexer = new MemoryIndexer(f.vectors, f.lexical, f.embedder, 'auto');
     const due = [{ id: richmond.id, by: berkeley.id }];
     const forgotten = new Set([berkeley.id]);
     // Embedded as it read before a rename rewrote it: under the lock it reads otherwise.

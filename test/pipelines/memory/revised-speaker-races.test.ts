@@ -123,7 +123,7 @@ describe('speaker revisions racing consolidation and merges (SQLite)', { timeout
     assert.ok(await c.stores.memory.closeFact(c.fx.tenant, plan.id, s.lisbon.time, done.id));
     const u = await c.stores.graph.setUtteranceSpeaker(c.fx.tenant, uid, s.ben);
     assert.ok(u);
-    const indexer = new MemoryIndexer(c.stores.vectors, c.stores.lexical, c.embedder);
+    const indexer = new MemoryIndexer(c.stores.vectors, c.stores.lexical, c.embedder, 'auto');
     const ops = await withdrawMoved(c.stores, indexer, c.fx.tenant, u, [done], new AbortController().signal);
     assert.deepEqual(ops.map((o) => [o.op, o.memory_id]), [['DELETE', done.id], ['ADD', plan.id]]);
     const reopened = await c.stores.memory.getFact(c.fx.tenant, plan.id);

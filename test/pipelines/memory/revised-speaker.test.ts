@@ -69,7 +69,7 @@ describe('a consolidated turn given to another speaker: its memories follow it (
     const u = (await c.stores.graph.getUtterance(c.fx.tenant, s.lisbonUid))!;
     const moved = await movedFacts(c.stores, c.fx.tenant, u, [shared.id]);
     assert.deepEqual(moved.map((f) => f.id), [shared.id]);
-    const indexer = new MemoryIndexer(c.stores.vectors, c.stores.lexical, c.embedder);
+    const indexer = new MemoryIndexer(c.stores.vectors, c.stores.lexical, c.embedder, 'auto');
     assert.deepEqual(await withdrawMoved(c.stores, indexer, c.fx.tenant, u, moved, new AbortController().signal), []);
     const after = await c.stores.memory.getFact(c.fx.tenant, shared.id);
     assert.deepEqual([after?.validTo, after?.referIds, after?.speakerId], [null, [s.porto.referIds[0]], s.ana]);

@@ -82,7 +82,7 @@ describe('rules 49: an order number replaced after a long history', () => {
       });
       const stored = await f.memory.addFacts(tenant, later);
       const vectors = await f.embedder.embed(stored.map((x) => x.content));
-      await new MemoryIndexer(f.vectors, f.lexical, f.embedder).indexFacts(tenant, stored.map((fact, i) => ({ fact, vector: vectors[i]! })));
+      await new MemoryIndexer(f.vectors, f.lexical, f.embedder, 'auto').indexFacts(tenant, stored.map((fact, i) => ({ fact, vector: vectors[i]! })));
       await f.say('s1', 'Ana', ['Ben'], 'My new order number is 88812.', '2026-12-03T10:00:00Z');
       const orders = (await f.memory.listFacts(tenant, { subjectId: ana, slotFamily: 'order_number', includeHistory: true }))
         .map((x) => `${x.slot}=${x.value} ${x.validTo === null ? 'current' : 'closed'}`).sort();

@@ -176,7 +176,7 @@ describe('team decisions over three weekly meetings', () => {
 
   test('a decision with 250 facts said since is still found and superseded (teamleft)', async () => {
     const tenant = 't-meet-old';
-    const indexer = new MemoryIndexer(m.vectors, m.lexical, m.embedder);
+    const indexer = new MemoryIndexer(m.vectors, m.lexical, m.embedder, 'auto');
     // 250 facts about other things, each its own, stored and indexed between the two meetings as consolidation stores them.
     const between = async (): Promise<void> => {
       const [template] = await m.memory.listFacts(tenant, { limit: 1 });
