@@ -56,13 +56,18 @@ export function truncateWal(db: SqliteDatabase): Promise<void> {
 
 /**
  * Add each of `columns` (`decl`: its type and default) that `table` lacks, to a database created before they existed.
- * What is missing is read inside the write transaction, taken at once (`BEGIN IMMEDIATE`; a savepoint inside one open
- * already): two processes opening the same old file at once (a server and a worker) add each column once, the second
- * finding it added, never a "duplicate column name".
+ * Read first without a transaction (no write lock in WAL mode: a file another process is writing to opens at once);
+ * only when a column is missing is it read again inside the write transaction, taken at once (`BEGIN IMMEDIATE`; a
+ * savepoint inside one open already): two processes opening the same old file at once (a server and a worker) add each
+ * column once, the second finding it added, never a "duplicate column name".
  */
 export function addMissingColumns(db: SqliteDatabase, table: string, columns: ReadonlyArray<{ column: string; decl: string }>): void {
-  db.transaction(() => {
+  const missing = (): Array<{ column: string; decl: string }> => {
     const have = new Set((db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name));
-    for (const { column, decl } of columns) if (!have.has(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${decl}`);
+    return columns.filter(({ column }) => !have.has(column));
+  };
+  if (missing().length === 0) return;
+  db.transaction(() => {
+    for (const { column, decl } of missing()) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${decl}`);
   }).immediate();
 }

@@ -1,9 +1,10 @@
 /**
  * Two processes opening one old SQLite file at once (a server and `npm run worker` on an upgrade): `mine` is this
  * process's connection as a store's migration sees it; right after that migration reads `pragma` (a
- * `PRAGMA table_info(...)`), the other process (`theirs`, with no busy wait) runs `theirWrite` once. `tried()` says how
- * that went: `added` (it wrote between this one's read and write: this one's read is stale), `waited` (SQLITE_BUSY:
- * this one holds the write lock) or undefined (the read never happened).
+ * `PRAGMA table_info(...)`) inside its write transaction (a read before that, which takes no lock, is let through),
+ * the other process (`theirs`, with no busy wait) runs `theirWrite` once. `tried()` says how that went: `added` (it
+ * wrote between this one's read and write: this one's read is stale), `waited` (SQLITE_BUSY: this one holds the write
+ * lock) or undefined (the read never happened).
  */
 import type { SqliteDatabase } from '../../graph/sqlite/database.js';
 
@@ -15,7 +16,7 @@ export function racingMigration(mine: SqliteDatabase, theirs: SqliteDatabase, pr
       if (prop === 'prepare') {
         return (sql: string) => {
           const stmt = target.prepare(sql);
-          if (sql !== pragma || theirTry) return stmt;
+          if (sql !== pragma || theirTry || !target.inTransaction) return stmt;
           return { all: () => {
             const rows = stmt.all();
             try {
