@@ -1,5 +1,6 @@
 import type { Stores } from '../../graph/stores.js';
 import type { TenantId } from '../../graph/types.js';
+import { changeSessionMetadata, SESSION_AGENTS_KEY, sessionAgents } from './session-metadata.js';
 
 /** Session settings kept in a session's metadata that say nothing about who took part. */
 const SETTINGS = ['channel', 'language', 'context_scope'] as const;
@@ -10,19 +11,17 @@ const TWILIO_IDS = ['call_sid', 'stream_sid', 'account_sid', 'tracks'] as const;
 /** Twilio custom parameters that are call settings, not about the caller. */
 const TWILIO_SETTINGS = ['start_time', 'context_scope'] as const;
 
-/** The key of the session's agents (participant ids its stream named: `SESSION_AGENTS_KEY`); none is the caller. */
-const AGENTS = 'agents';
-
 /**
  * A session's metadata without what a caller gave about themselves: the settings (`channel`, `language`,
- * `context_scope`), its agents but `erasedId`, and the Twilio call's ids and setting parameters stay; the client's
- * `metadata`, every other Twilio custom parameter (`external_id`, a caller's number, a CRM id…) and any other key go.
+ * `context_scope`), `agents` (its agents' participant ids, as `sessionAgents` reads them, but the erased person's: none is
+ * the caller), and the Twilio call's ids and setting parameters stay; the client's `metadata`, what else was kept under
+ * {@link SESSION_AGENTS_KEY} (a client's own data there from before only the server wrote it), every other Twilio custom
+ * parameter (`external_id`, a caller's number, a CRM id…) and any other key go.
  */
-export function scrubbedSessionMetadata(metadata: Record<string, unknown>, erasedId?: string): Record<string, unknown> {
+export function scrubbedSessionMetadata(metadata: Record<string, unknown>, agents: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of SETTINGS) if (Object.hasOwn(metadata, key)) out[key] = metadata[key];
-  const agents = Array.isArray(metadata[AGENTS]) ? (metadata[AGENTS] as unknown[]).filter((id) => typeof id === 'string' && id !== erasedId) : [];
-  if (agents.length > 0) out[AGENTS] = agents;
+  if (agents.length > 0) out[SESSION_AGENTS_KEY] = [...agents];
   const twilio = metadata.twilio;
   if (typeof twilio === 'object' && twilio !== null && !Array.isArray(twilio)) {
     const call = twilio as Record<string, unknown>;
@@ -43,16 +42,20 @@ export function scrubbedSessionMetadata(metadata: Record<string, unknown>, erase
  * keeps its caller's `external_id` and other custom parameters there, a WebSocket client its own `metadata`, and an
  * agent's session its id. Idempotent.
  */
-export async function scrubSessionMetadata(stores: Stores, tenant: TenantId, utteranceIds: readonly string[], erasedId: string): Promise<void> {
+export async function scrubSessionMetadata(stores: Pick<Stores, 'graph' | 'locks'>, tenant: TenantId, utteranceIds: readonly string[], erasedId: string): Promise<void> {
   const sessions = new Set<string>();
   for (const id of utteranceIds) {
     const u = await stores.graph.getUtterance(tenant, id);
     if (u) sessions.add(u.sessionId);
   }
   for (const sessionId of sessions) {
-    const record = await stores.graph.getSession(tenant, sessionId);
-    if (!record?.metadata) continue;
-    const scrubbed = scrubbedSessionMetadata(record.metadata, erasedId);
-    if (JSON.stringify(scrubbed) !== JSON.stringify(record.metadata)) await stores.graph.updateSession(tenant, sessionId, { metadata: scrubbed });
+    // Under the session's metadata lock: what a writer kept meanwhile (a stream's agents, a Twilio call's start) is
+    // scrubbed too, and never written back over the scrub.
+    await changeSessionMetadata(stores, tenant, sessionId, async (metadata) => {
+      if (!metadata) return undefined;
+      const agents = (await sessionAgents(stores.graph, tenant, metadata)).filter((id) => id !== erasedId);
+      const scrubbed = scrubbedSessionMetadata(metadata, agents);
+      return JSON.stringify(scrubbed) === JSON.stringify(metadata) ? undefined : scrubbed;
+    }, 'erasure');
   }
 }

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { isContextScope } from '../../pipelines/retrieval/context-scope.js';
 import { endStoredSession } from '../../pipelines/interaction/session-end.js';
+import { changeSessionMetadata } from '../../pipelines/interaction/session-metadata.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import { clientTime, isoTime } from '../protocol/iso-time.js';
 import {
@@ -14,7 +15,7 @@ import { validateSessionSettings } from './session-settings.js';
 type MessageType = keyof typeof CLIENT_MESSAGES;
 
 /** The most session metadata (`session.update`, merged, as JSON) kept per session: 64 KiB. */
-export const MAX_SESSION_METADATA_BYTES = 64 * 1024;
+export { MAX_SESSION_METADATA_BYTES } from '../../pipelines/interaction/session-metadata.js';
 
 /** Parse and validate a text frame; throws a ParleyError that says what is wrong. */
 export function parseClientMessage(raw: string): { type: MessageType; message: unknown } {
@@ -77,15 +78,13 @@ export function endedError(session: LiveSession, type: string): ParleyError {
 
 async function updateSession(session: LiveSession, deps: LiveSessionDeps, msg: Static<typeof SessionUpdateMessage>): Promise<void> {
   const settings = validateSessionSettings(msg.session, session.format);
-  const record = await deps.stores.graph.getSession(session.tenant, session.id);
-  const metadata: Record<string, unknown> = { ...(record?.metadata ?? {}), ...settings };
-  if (settings.language === null) delete metadata.language;
-  if (settings.context_scope === null) delete metadata.context_scope;
-  const bytes = Buffer.byteLength(JSON.stringify(metadata));
-  if (bytes > MAX_SESSION_METADATA_BYTES) {
-    throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `session metadata would be ${bytes} bytes; at most ${MAX_SESSION_METADATA_BYTES} are kept per session`);
-  }
-  await deps.stores.graph.updateSession(session.tenant, session.id, { metadata });
+  // Under the session's metadata lock: a scrub or the stream's agents written meanwhile are kept.
+  const metadata = (await changeSessionMetadata(deps.stores, session.tenant, session.id, (stored) => {
+    const merged: Record<string, unknown> = { ...(stored ?? {}), ...settings };
+    if (settings.language === null) delete merged.language;
+    if (settings.context_scope === null) delete merged.context_scope;
+    return merged;
+  }, 'session.update'))!;
   if (Object.hasOwn(settings, 'context_scope')) session.ownContextScope = isContextScope(metadata.context_scope) ? metadata.context_scope : null;
   session.send('session.updated', { session: metadata });
 }

@@ -1,39 +1,21 @@
 import { ParleyError } from '../../graph/core/errors.js';
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { TenantId } from '../../graph/types.js';
+import type { Stores } from '../../graph/stores.js';
 import { findParticipantByRef } from '../../pipelines/interaction/participant-ref.js';
+import { changeSessionMetadata, MAX_AGENTS, SESSION_AGENTS_KEY } from '../../pipelines/interaction/session-metadata.js';
 
-/** Most agents one stream may name (`?agent=`). */
-export const MAX_AGENTS = 16;
-
-/**
- * The key of a session's metadata that keeps its agents (participant ids) once a stream named them: a session that is no
- * longer live here (ended, or live on another server, or before a restart) is scoped and resumed with them.
- */
-export const SESSION_AGENTS_KEY = 'agents';
+/** The agents a session's metadata keeps, as they are now (`sessionAgents`). */
+export { MAX_AGENTS, SESSION_AGENTS_KEY, sessionAgents as storedAgents } from '../../pipelines/interaction/session-metadata.js';
 
 /**
- * The agents a session's `metadata` keeps ({@link SESSION_AGENTS_KEY}), as they are now: one merged away as the
- * participant it was merged into, an erased one left out; none when it keeps none.
+ * Keep `agents` in session `sessionId`'s metadata ({@link SESSION_AGENTS_KEY}), the rest of it as it is, under the
+ * session's metadata lock (`changeSessionMetadata`): a scrub or another write meanwhile is never undone.
+ * @throws ParleyError `PARLEY_ERR_BAD_REQUEST` when that would take the metadata over its 64 KiB (nothing written).
  */
-export async function storedAgents(graph: GraphStore, tenant: TenantId, metadata: Record<string, unknown>): Promise<string[]> {
-  const kept = metadata[SESSION_AGENTS_KEY];
-  if (!Array.isArray(kept)) return [];
-  const agents: string[] = [];
-  for (const id of kept.slice(0, MAX_AGENTS)) {
-    if (typeof id !== 'string') continue;
-    const retired = (await graph.getParticipant(tenant, id)) ? null : await graph.retiredParticipant(tenant, id);
-    const now = retired === null ? id : 'mergedInto' in retired ? retired.mergedInto : null;
-    if (now !== null && !agents.includes(now)) agents.push(now);
-  }
-  return agents;
-}
-
-/** Keep `agents` in session `sessionId`'s metadata ({@link SESSION_AGENTS_KEY}), the rest of it as it is. */
-export async function keepSessionAgents(graph: GraphStore, tenant: TenantId, sessionId: string, agents: readonly string[]): Promise<void> {
-  const record = await graph.getSession(tenant, sessionId);
-  if (!record) return;
-  await graph.updateSession(tenant, sessionId, { metadata: { ...record.metadata, [SESSION_AGENTS_KEY]: [...agents] } });
+export async function keepSessionAgents(stores: Pick<Stores, 'graph' | 'locks'>, tenant: TenantId, sessionId: string, agents: readonly string[]): Promise<void> {
+  await changeSessionMetadata(stores, tenant, sessionId,
+    (metadata) => metadata && { ...metadata, [SESSION_AGENTS_KEY]: [...agents] }, `agent (${agents.length} agents)`);
 }
 
 /** What resolving a stream's agents needs to know besides the store. */

@@ -226,7 +226,7 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
         live.agents = new Set(agents);
         // Kept with the session: a question on it once it is no longer live here is scoped with them (`queryScope`).
         try {
-          await keepSessionAgents(app.stores.graph, request.tenant, live.id, agents);
+          await keepSessionAgents(app.stores, request.tenant, live.id, agents);
         } catch (err) {
           const { code, message } = toClientError(err);
           refuse(socket, new ParleyError(code, message));

@@ -18,6 +18,7 @@ import { closeFromServer, serverClose } from './server-close.js';
 import { StreamQuery } from '../protocol/ws-messages.js';
 import { voiceprintsAllowed } from '../config.js';
 import { resolveAgents, SESSION_AGENTS_KEY } from './session-agents.js';
+import { changeSessionMetadata } from '../../pipelines/interaction/session-metadata.js';
 
 /** The only audio Twilio Media Streams sends: G.711 mu-law, 8 kHz, mono. */
 const TWILIO_FORMAT: StreamFormat = { encoding: 'mulaw', sampleRate: 8000, channels: 1 };
@@ -247,24 +248,25 @@ class TwilioConnection {
     // Everything that can refuse the call is checked before the session opens.
     const agents = await this.callAgents(tenant, visible[TWILIO_PARAMS.agent], externalId);
     const graph = this.app.stores.graph;
-    const stored = await graph.getSession(tenant, start.callSid);
-    const metadata = {
-      ...(stored?.metadata ?? {}),
+    const callMetadata = (stored: Record<string, unknown> | undefined): Record<string, unknown> => ({
+      ...(stored ?? {}),
       channel: 'twilio',
       ...(contextScope !== undefined ? { context_scope: contextScope } : {}),
       twilio: { call_sid: start.callSid, stream_sid: start.streamSid, account_sid: start.accountSid, tracks: start.tracks, custom_parameters: visible },
       // Kept with the call: a question on it once it is no longer live here is scoped with them (`queryScope`).
       ...(agents ? { [SESSION_AGENTS_KEY]: agents } : {}),
-    };
-    if (Buffer.byteLength(JSON.stringify(metadata)) > MAX_SESSION_METADATA_BYTES) {
+    });
+    if (Buffer.byteLength(JSON.stringify(callMetadata((await graph.getSession(tenant, start.callSid))?.metadata))) > MAX_SESSION_METADATA_BYTES) {
       throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `customParameters would make the session metadata larger than ${MAX_SESSION_METADATA_BYTES} bytes`);
     }
     const registry = this.app.sessions;
     registry.admit(tenant, start.callSid);
     const opened = await registry.open(tenant, start.callSid);
     const session = opened.session;
+    let metadata: Record<string, unknown>;
     try {
-      await graph.updateSession(tenant, start.callSid, { metadata });
+      // Under the session's metadata lock, from the metadata as it is then: a scrub meanwhile is never undone.
+      metadata = (await changeSessionMetadata(this.app.stores, tenant, start.callSid, callMetadata, 'customParameters'))!;
     } catch (err) {
       if (!session.connected) registry.disconnected(session);
       throw err;
