@@ -120,14 +120,39 @@ export function stemOf(w: string): string {
   return s;
 }
 
-/** True when `word` holds `term` (both lowercase): the word's stem starts with the term's (marriage ~ married). */
-export const stemMatches = (word: string, term: string): boolean => stemOf(word).startsWith(stemOf(term));
+/** The cut of trailing letters used before the stems: long words lose up to 2 letters (runner ~ runn, piano ~ pian). */
+const cutOf = (w: string): string => (w.length > 5 ? w.slice(0, w.length - 2) : w.length > 4 ? w.slice(0, 4) : w);
 
-/** Share of `terms` that occur in `text` (stem prefix match, `stemMatches`); 1 when there are no terms. */
+/** A stem shorter than this matches only an equal stem (no prefix): "use" of "using" must not hold "useless". */
+const PREFIX_STEM_MIN = 5;
+
+/**
+ * True when `word` holds `term` (both lowercase), by either of two tests:
+ * - the stems: equal, or (a term stem of at least `PREFIX_STEM_MIN` letters) a prefix of the word's (marriage ~ married,
+ *   cancellations ~ cancel);
+ * - the cut: the word starts with the term less its last letters (allergies ~ allergic, swimmer ~ swimming, piano ~
+ *   pianist, which Porter2 stems apart; review finding 5), unless both stems are as long and differ: then the cut
+ *   letters were the word's own, not a suffix (cancel is no cancer, issue #16).
+ */
+export const stemMatches = (word: string, term: string): boolean => holds(word, stemOf(word), stemOf(term), cutOf(term));
+
+/** `stemMatches` with the stems and cut already read: `w` the word's stem, `t` the term's, `cut` the term's cut. */
+function holds(word: string, w: string, t: string, cut: string): boolean {
+  if (w === t || (t.length >= PREFIX_STEM_MIN && w.startsWith(t))) return true;
+  return word.startsWith(cut) && w.length !== t.length;
+}
+
+/** Share of `terms` that occur in `text` (`stemMatches`; each distinct word stemmed once a call); 1 when there are no terms. */
 export function coverage(text: string, terms: readonly string[]): number {
   if (terms.length === 0) return 1;
-  const words = tokens(text);
-  return terms.filter((t) => words.some((w) => stemMatches(w, t))).length / terms.length;
+  const words = [...new Set(tokens(text))];
+  const stemmed = words.map(stemOf);
+  const held = terms.filter((term) => {
+    const t = stemOf(term);
+    const cut = cutOf(term);
+    return words.some((word, i) => holds(word, stemmed[i]!, t, cut));
+  });
+  return held.length / terms.length;
 }
 
 /** True when every term occurs in `text` (stem prefix match). */

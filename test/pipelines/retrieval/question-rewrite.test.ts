@@ -205,6 +205,21 @@ describe('the deterministic policy', () => {
     assert.equal(covers('I need to cancel my cleaning.', ['cancer']), false);
     assert.equal(coverage('She studies law and hikes.', ['study', 'hiking', 'swim']), 2 / 3);
   });
+
+  test('a word a cut of trailing letters held still matches beside the stem (review finding 5: allergies ~ allergic)', () => {
+    // [question term, word of the memory]: each matched before the Porter2 stems (cancelq) and must still.
+    const kept: [string, string][] = [
+      ['allergies', 'allergic'], ['allergy', 'allergic'], ['programmer', 'programming'], ['swimmer', 'swimming'],
+      ['runner', 'running'], ['piano', 'pianist'],
+    ];
+    for (const [term, word] of kept) assert.equal(coverage(`Maria is ${word} these days.`, [term]), 1, `${term} ~ ${word}`);
+    assert.equal(covers('Maria is allergic to peanuts.', ['allergies']), true, '"Does Maria have any allergies?"');
+    // The reviewer's controls: the stems' own matches and refusals hold.
+    assert.equal(covers('I promised to send the reports.', ['promise', 'report']), true);
+    assert.equal(covers('He beat cancer last year.', ['cancel']), false);
+    assert.equal(covers('I need to cancel my cleaning.', ['cancer']), false);
+    assert.equal(covers('She cancelled the trip.', ['cancellations']), true);
+  });
 });
 
 describe('pseudo-relevance feedback terms', () => {
