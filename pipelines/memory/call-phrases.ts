@@ -43,13 +43,24 @@ export function withoutPhatic(sentence: string): string {
 /**
  * Thanks or "please" closing a sentence ("cancel my Thursday cleaning, thanks", "…, thank you", "… please", "…, cheers"):
  * no part of what it asks or tells (rules 76). Not "say thank you", "no thanks", "my thanks", "as / what you please",
- * nor a sentence of courtesy alone.
+ * nor a sentence of courtesy alone. Set off by a comma it closes any sentence ({@link COMMA_COURTESY_TAIL}); without one
+ * only a request ({@link REQUEST}), and never as the word a sentence needs: after a determiner, "to", "as", a copula or
+ * "many" ("hard to please", "a thank you", "flowers as thanks", "is Cheers"; rules 78).
  */
-const COURTESY_TAIL = /(?<!\b(?:say|says|said|saying|no|my|our|your|his|her|their|(?:as|if|what|whatever)\s+(?:you|we|they|I|he|she)))(?:\s*,\s*|\s+)(?:(?:thanks|thank\s+you|many\s+thanks)(?:\s+(?:so|very)\s+much|\s+a\s+lot|\s+again)?|please|cheers)\s*([.!?]*)\s*$/i;
+const NOT_AFTER = String.raw`(?<!\b(?:say|says|said|saying|no|my|our|your|his|her|their|(?:as|if|what|whatever)\s+(?:you|we|they|I|he|she)))`;
+const THANKS = String.raw`(?:thanks|thank\s+you|many\s+thanks)(?:\s+(?:so|very)\s+much|\s+a\s+lot|\s+again)?`;
+const COMMA_COURTESY_TAIL = new RegExp(String.raw`${NOT_AFTER}\s*,\s*(?:${THANKS}|please|cheers)\s*([.!?]*)\s*$`, 'i');
+const BARE_COURTESY_TAIL = new RegExp(String.raw`${NOT_AFTER}(?<!\b(?:a|an|the|this|that|any|some|many|much|more|to|as|of|for|with|is|was|are|were|be|been|am))`
+  + String.raw`\s+(?:${THANKS}|please)\s*([.!?]*)\s*$`, 'i');
+/**
+ * A request: "can / could / would you…", "can I / we…", or an imperative, whose first word is no subject ("Cancel my
+ * cleaning please", not "She is hard to please") and is not followed by a verb of its own ("Maria needs…").
+ */
+const REQUEST = /^\s*(?:(?:ok(?:ay)?|so|and|hi|hello|oh|well|yes|now)[\s,]+)*(?:(?:can|could|would|will)\s+(?:you|i|we)\b|(?!(?:i|we|you|he|she|they|it|my|our|your|his|her|their|its|the|a|an|this|that|these|those|there|here|what|who|someone|everyone|nobody)\b)\p{L}+\b(?!['’]s\b)(?!\s+(?:is|was|are|were|has|had|have|needs?|wants?|said|says|will|would|can|could|should|must)\b))/iu;
 
-/** `sentence` without thanks or "please" closing it ({@link COURTESY_TAIL}); as said where nothing else would stay. */
+/** `sentence` without thanks or "please" closing it (see {@link COMMA_COURTESY_TAIL}); as said where nothing else would stay. */
 export function withoutCourtesyTail(sentence: string): string {
-  const m = COURTESY_TAIL.exec(sentence);
+  const m = COMMA_COURTESY_TAIL.exec(sentence) ?? (REQUEST.test(sentence) ? BARE_COURTESY_TAIL.exec(sentence) : null);
   if (!m) return sentence;
   const rest = sentence.slice(0, m.index);
   return rest.trim().split(/\s+/).length < 2 || COURTESY.test(rest) ? sentence : `${rest}${m[1] ?? ''}`;

@@ -64,6 +64,8 @@ export interface DecisionInput {
    * nearest it, whoever they are about, with their cosine; only `replacedDecision` weighs them. Absent: none.
    */
   team?: Candidate[];
+  /** The session the fact was said in: a new hour said alone moves only a booking of this session (rules 78). Absent: none moves. */
+  sessionId?: string;
 }
 
 /** Decides ADD / UPDATE / DELETE / KEEP / NOOP. Implementations: deterministic rules, LLM. */
@@ -240,6 +242,15 @@ function latestDatedPlan(candidates: Candidate[], time: string | undefined): Can
     && c.fact.eventTime && c.fact.eventTime.slice(0, 10) >= c.fact.validFrom.slice(0, 10) && c.fact.planObject?.past !== true
     && c.fact.validFrom.slice(0, 10) === time.slice(0, 10));
   return dated.sort((a, b) => b.fact.validFrom.localeCompare(a.fact.validFrom))[0];
+}
+
+/**
+ * True for a booking of `said`'s speaker, or one shared with a listener of theirs, said in `sessionId`: what "can we do 7
+ * instead?" may move (rules 78).
+ */
+function ownBooking(plan: Fact, said: ExtractedFact, sessionId: string | undefined): boolean {
+  return sessionId !== undefined && plan.sessionId === sessionId && (plan.subjectId === said.speakerId
+    || (said.addresseeIds.includes(plan.subjectId) && plan.planObject?.shared === true));
 }
 
 function norm(v: string | null): string {
@@ -455,7 +466,7 @@ export class RuleDecider implements Decider {
     this.#valueChange = options.valueChangeCosine ?? 0.25;
   }
 
-  async decide({ fact, candidates, retractedFacts, time, names, team }: DecisionInput): Promise<Decision> {
+  async decide({ fact, candidates, retractedFacts, time, names, team, sessionId }: DecisionInput): Promise<Decision> {
     // "Change my order to size 56 instead of 54", "my order is now size 56, not 54", "move my repair from Tuesday to
     // Thursday", the agent's "I changed your order to size 56": the fact holding the old value is replaced (trial11).
     const changed = fact.retraction ? null : valueChanged(fact, candidates, names ?? [], this.#valueChange);
@@ -471,8 +482,12 @@ export class RuleDecider implements Decider {
         ?? candidates.find((c) => (fact.settles === 'instead' || fact.settles === 'cancelled') && c.fact.planObject?.event === true && fits(c));
       // "Let's do Saturday at seven instead": an alternative naming only a new time moves the latest plan dated that day.
       // "Can we do 7 instead?" (rules 76): a new hour alone moves the latest plan dated that day to it, its day kept.
+      // Only the speaker's booking, or one they share with a listener, said in this session moves so (rules 78): not another
+      // person's ("my haircut is Thursday at 2"), nor one of another session; and only to an hour it can be at.
       const reclocks = fact.settles === 'instead' && !fact.eventTime && retellsHour(fact.content);
-      const moved = open ?? (retimes(fact) || reclocks ? latestDatedPlan(candidates, time) : undefined);
+      const reclocked = reclocks && !open ? latestDatedPlan(candidates.filter((c) => ownBooking(c.fact, fact, sessionId)), time) : undefined;
+      const moved = open ?? (retimes(fact) ? latestDatedPlan(candidates, time)
+        : reclocked && reclockedText(reclocked.fact, fact.content) ? reclocked : undefined);
       // A plan to cancel something is done by cancelling it ("I cancelled the paper delivery"): closed, not withdrawn.
       const withdrawn = fact.settles === 'cancelled'
         && !(fact.planObject && open?.fact.planObject && cancelIsPlanDone(fact.planObject, open.fact.planObject));

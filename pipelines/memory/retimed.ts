@@ -84,14 +84,29 @@ export function retimedText(plan: Fact, said: { eventTime?: string | null; conte
 
 /**
  * A new hour said alone for the booking under discussion, with "instead" ("can we do 7 instead?", "make it 7pm instead",
- * "how about 7:30 instead?"; rules 76): no day, so the one booking of the day it is said moves to that hour.
+ * "how about 7:30 instead?"; rules 76): no day, so the one booking of the day it is said moves to that hour. A bare number
+ * is an hour only after "do", "at" or "say" (rules 78): after "for" or "make it" it is as likely a count ("a table for 2
+ * instead", "make it 2 instead"), so there only an hour that says it is one (am / pm, o'clock, ":30") retimes.
  */
-const HOUR_INSTEAD = /\b(?:do|make\s+it|at|for|say|about)\s+(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?\s+instead\b(?!\s+of\b)/i;
+const HOUR_INSTEAD = new RegExp(String.raw`\b(?:(?:do|at|say)\s+(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|o['’]clock)?`
+  + String.raw`|(?:make\s+it|for|about)\s+(\d{1,2})(?:(?::(\d{2}))\s*(am|pm|a\.m\.|p\.m\.)?|\s*(am|pm|a\.m\.|p\.m\.|o['’]clock)))\s+instead\b(?!\s+of\b)`, 'i');
+
+/** The hour, minute and half of the day ("am" / "pm", or none) of a new hour said alone ({@link HOUR_INSTEAD}), or null. */
+function hourInstead(content: string): { hour: number; minute: number; half: string | null } | null {
+  const m = HOUR_INSTEAD.exec(content);
+  if (!m) return null;
+  const hour = Number(m[1] ?? m[4]);
+  const minute = Number(m[2] ?? m[5] ?? 0);
+  const half = m[3] ?? m[6] ?? m[7] ?? null;
+  // "do 7 o'clock": no half of the day said. A bare count above a clock's twelve ("do 20 instead") is no hour.
+  const said = half && /^[ap]/i.test(half) ? half : null;
+  if (minute > 59 || hour > 23 || (said && (hour === 0 || hour > 12)) || (!said && m[2] === undefined && m[5] === undefined && hour > 12)) return null;
+  return { hour, minute, half: said };
+}
 
 /** True when `content` retimes by a new hour alone ({@link HOUR_INSTEAD}). */
 export function retellsHour(content: string): boolean {
-  const m = HOUR_INSTEAD.exec(content);
-  return m !== null && Number(m[1]) <= 23 && Number(m[2] ?? 0) <= 59;
+  return hourInstead(content) !== null;
 }
 
 /** Minutes past midnight of a clock time as the rules write it (" at 5pm", " at 7:30am", " at noon"), or null. */
@@ -109,7 +124,7 @@ function minutesOf(clock: string): number | null {
  * Null when `said` names no such hour or the plan's text does not write its day.
  */
 export function reclockedText(plan: Fact, said: string): Retold | null {
-  const m = HOUR_INSTEAD.exec(said);
+  const m = hourInstead(said);
   const day = plan.eventTime;
   if (!m || !day || day.length !== 10) return null;
   const spoken = spokenDate(day);
@@ -117,15 +132,15 @@ export function reclockedText(plan: Fact, said: string): Retold | null {
   if (at < 0) return null;
   const oldClock = CLOCK_AFTER.exec(plan.content.slice(at + spoken.length))?.[0] ?? '';
   const old = minutesOf(oldClock);
-  const hour = Number(m[1]);
-  const minute = Number(m[2] ?? 0);
+  const { hour, minute } = m;
   let h = hour;
-  if (m[3]) h = (hour % 12) + (/^p/i.test(m[3]) ? 12 : 0);
+  if (m.half) h = (hour % 12) + (/^p/i.test(m.half) ? 12 : 0);
   else if (hour <= 12 && old !== null) {
     const am = (hour % 12) * 60 + minute;
     h = Math.abs(am + 12 * 60 - old) < Math.abs(am - old) ? (hour % 12) + 12 : hour % 12;
   } else if (hour < 7) h = hour + 12;
-  if (h > 23 || minute > 59) return null;
+  // A bare hour read as the small hours ("make it 2" after "at 8", read as 8am) is no booking's hour (rules 78).
+  if (h > 23 || minute > 59 || (!m.half && h < 7)) return null;
   const clock = ` at ${spokenClock(`${String(h).padStart(2, '0')}:${String(minute).padStart(2, '0')}`)}`;
   const end = at + spoken.length;
   return { content: `${plan.content.slice(0, end)}${clock}${plan.content.slice(end + oldClock.length)}`, slot: plan.slot, kind: plan.kind };

@@ -147,3 +147,74 @@ describe('a retime naming only an hour', () => {
     assert.ok(current.some((c) => /delivered the crates on Friday 4 December 2026$/.test(c)), JSON.stringify(current));
   });
 });
+
+describe('rules 78 (fixdates): review of rules 76', () => {
+  const fixtures: MemoryFixture[] = [];
+  after(async () => {
+    for (const f of fixtures) await f.close();
+  });
+  const open = async (f: MemoryFixture, tenant: string): Promise<string[]> =>
+    (await f.memory.listFacts(tenant)).filter((x) => x.validTo === null).map((x) => x.content);
+
+  test('a party size or a count after "for" / "make it" is no hour (finding 1)', async () => {
+    // On 64e2e3e7: "Maria is booking a table for four at Luigi's on Friday 11 December 2026 at 2am".
+    for (const [i, turn] of ['Actually, can we get a table for 2 instead?', 'Can you make it 2 instead? Jo cannot come.'].entries()) {
+      const tenant = `t-78-count-${i}`;
+      const f = await memoryFixture(tenant, ['Maria', 'Jo']);
+      fixtures.push(f);
+      await f.say('s1', 'Maria', ['Jo'], "I am booking a table for four at Luigi's on Friday at 8", MONDAY);
+      await f.say('s1', 'Maria', ['Jo'], turn, '2026-12-07T10:01:00.000Z');
+      const current = await open(f, tenant);
+      assert.ok(!current.some((c) => /\b2am\b/.test(c)), JSON.stringify(current));
+      // The table for 2 replaces the table for four (as on 94365665); "make it 2" leaves the booking as it was.
+      assert.ok(current.includes(i === 0 ? 'Can Maria and Jo get a table for 2 instead?'
+        : "Maria is booking a table for four at Luigi's on Friday 11 December 2026 at 8am"), JSON.stringify(current));
+    }
+    assert.equal(retellsHour('Actually, can Maria and Jo get a table for 2 instead?'), false);
+    assert.equal(retellsHour('Can Jo make it 2 instead?'), false);
+    assert.equal(retellsHour('Can Maria get 2 tickets instead?'), false);
+    // Controls: an hour that says it is one still retimes.
+    assert.equal(retellsHour("Let's make it 9am instead"), true);
+    assert.equal(retellsHour('How about 7:30 instead?'), true);
+    assert.equal(retellsHour('Can Maria and Jo do 7 instead?'), true);
+  });
+
+  test("another person's booking is not moved (finding 2, input A)", async () => {
+    // On 64e2e3e7: "Sam's haircut is on Thursday 10 December 2026 at 7pm"; Maria's dentist appointment stayed at 5pm.
+    const f = await memoryFixture('t-78-other', ['Maria', 'Jo', 'Sam']);
+    fixtures.push(f);
+    await f.say('s1', 'Maria', ['Jo'], 'My dentist appointment is Tuesday at 5', MONDAY);
+    await f.say('s1', 'Sam', ['Jo'], 'My haircut is Thursday at 2', '2026-12-07T10:00:30.000Z');
+    await f.say('s1', 'Maria', ['Jo'], 'can we do 7 instead?', '2026-12-07T10:01:00.000Z');
+    const current = await open(f, 't-78-other');
+    assert.ok(current.some((c) => /Sam's haircut is on Thursday 10 December 2026 at 2pm/.test(c)), JSON.stringify(current));
+    assert.ok(!current.some((c) => /haircut.*7pm/.test(c)), JSON.stringify(current));
+    assert.ok(current.some((c) => /dentist appointment is on Tuesday 8 December 2026 at 7pm/.test(c)), JSON.stringify(current));
+  });
+
+  test('a booking of another session is not moved (finding 2, input B)', async () => {
+    // On 64e2e3e7: s1's booking closed and written again into s2 as "Maria's appointment is on Tuesday 8 December 2026 at 7pm".
+    const f = await memoryFixture('t-78-session', ['Maria', 'Jo', 'Sam']);
+    fixtures.push(f);
+    await f.say('s1', 'Maria', ['Jo'], 'My appointment is Tuesday at 5', MONDAY);
+    await f.say('s2', 'Maria', ['Sam'], 'can we do 7 instead?', '2026-12-07T15:00:00.000Z');
+    const current = await open(f, 't-78-session');
+    assert.ok(current.includes("Maria's appointment is on Tuesday 8 December 2026 at 5pm"), JSON.stringify(current));
+    assert.ok(!current.some((c) => /7pm/.test(c)), JSON.stringify(current));
+  });
+
+  test('a thanks or a "please" that completes the sentence stays (finding 3)', async () => {
+    // On 64e2e3e7: "She is hard to", "Maria Gomez's favourite old show is", "Maria Gomez needs to write Grandma a".
+    assert.ok((await read('She is hard to please.')).some(([c]) => /hard to please$/.test(c)), JSON.stringify(await read('She is hard to please.')));
+    assert.ok((await read('My favourite old show is Cheers.')).some(([c]) => /show is Cheers$/.test(c)));
+    // (The "you" of "a thank you" is still read as the listener: "…a thank Receptionist Jo", as on 94365665.)
+    assert.ok((await read('I need to write Grandma a thank you.')).some(([c]) => /Grandma a thank\b/.test(c)));
+    for (const s of ['We could hear the cheers.', 'The kids were eager to please', 'I sent her flowers as thanks.', 'I got a card that said many thanks',
+      'She is hard to please.', 'My favourite old show is Cheers.', 'I need to write Grandma a thank you.']) assert.equal(withoutCourtesyTail(s), s);
+    // Controls: a closing courtesy is still left out.
+    assert.equal(withoutCourtesyTail('Cancel my Thursday cleaning please'), 'Cancel my Thursday cleaning');
+    assert.equal(withoutCourtesyTail('Book me a table for Friday, thanks.'), 'Book me a table for Friday.');
+    assert.equal(withoutCourtesyTail('Can you send the invoice thank you'), 'Can you send the invoice');
+    assert.equal(withoutCourtesyTail('I would like a refund, cheers'), 'I would like a refund');
+  });
+});
