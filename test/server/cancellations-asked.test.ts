@@ -2,27 +2,21 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ParleyClient, type MemoryItem } from '../../clients/typescript/src/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { at, JO, postCalls, show, type Call } from '../helpers/front-desk.js';
+import { at, JO, postCalls, ROUTINE_CALLS, show, type Call } from '../helpers/front-desk.js';
 
 // trial12 F11 (a dental front desk's simulated week): two callers cancel their cleanings, one in a comma-joined turn,
 // among the week's other calls; at the end of the week the desk asks "did anyone cancel this week?". Before, the
 // comma-joined turn gave no fact, and Sam's dated "I need to cancel…" was a plan of its own that settled nothing.
 const CALLS: Call[] = [
-  ['mon-sam', at(0, 9), [['Sam Lee', "Hi, I'd like to book a cleaning for Thursday at 10."], [JO, "You're booked for Thursday at 10am."]]],
-  ['mon-omar', at(0, 11), [['Omar Haddad', 'My kids loved the new toothbrushes.'], [JO, 'Glad to hear it, see you next month.']]],
-  ['tue-lena', at(1, 10), [['Lena Park', 'Is the clinic open on Saturday this week?'], [JO, "Yes, we're open Saturday morning."]]],
-  ['tue-ravi', at(1, 15), [['Ravi Shah', "I'll come in this week to pick up my retainer."], [JO, 'It will be ready on Friday.']]],
+  ...ROUTINE_CALLS,
   ['wed-sam', at(2, 9.5), [['Sam Lee', 'I need to cancel my cleaning on Thursday, something came up, sorry.'], [JO, "No problem, I've noted it."]]],
   ['wed-maria', at(2, 14), [['Maria Gomez', "hi, it's Maria, cancel my Thursday cleaning, thanks"], [JO, 'Done, take care.']]],
   ['mon-tara', at(0, 13), [['Tara Bell', 'Can I come in this week for a whitening?'], [JO, 'Yes, Wednesday at 3pm works.']]],
-  ['tue-ben', at(1, 9), [['Ben Ortiz', 'My insurance changed this week, it is Aetna now.'], [JO, "Thanks, I've updated it."]]],
-  ['tue-kim', at(1, 12), [['Kim Sato', 'I want to book a checkup for my son this week.'], [JO, 'Friday at 9am is free.']]],
   ['wed-ali', at(2, 10), [['Ali Khan', 'Is Dr Lee in this week?'], [JO, 'She is in every day this week except Thursday.']]],
   ['wed-tara', at(2, 16), [['Tara Bell', 'My tooth still hurts after the whitening.'], [JO, "I'll ask Dr Lee to call you."]]],
   ['thu-ben', at(3, 9), [['Ben Ortiz', 'Can you send me the bill for this week?'], [JO, "Sure, I'll email it today."]]],
   ['thu-kim', at(3, 15), [['Kim Sato', 'My son is nervous about his checkup this week.'], [JO, "Don't worry, Dr Lee is very gentle."]]],
   ['fri-ali', at(4, 9), [['Ali Khan', 'I need a new appointment next week.'], [JO, 'Monday at 11am?']]],
-  ['thu-lena', at(3, 12), [['Lena Park', 'My filling on Friday is still on, right?'], [JO, 'Yes, Friday at 2pm.']]],
 ];
 /** The end of that week. */
 const FRIDAY = at(4, 17);

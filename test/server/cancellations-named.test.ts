@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ParleyClient, type MemoryItem } from '../../clients/typescript/src/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { at, JO, postCalls, show, type Call } from '../helpers/front-desk.js';
+import { at, JO, postCalls, ROUTINE_CALLS, show, type Call } from '../helpers/front-desk.js';
 
 // Issue #16 (cancelq): two callers' cancellations are stored ("Hi, it's Maria, cancel my Thursday cleaning, thanks",
 // "This is Tom, I need to cancel Friday's appointment") among a week's other calls, then "Who cancelled?" and "Any
@@ -11,15 +11,9 @@ import { at, JO, postCalls, show, type Call } from '../helpers/front-desk.js';
 // answer read unanswerable though its first two items were the cancellations. (The finding's 3rd-4th ranks were not
 // reproduced here: on this week they ranked 1st-2nd before the fix too.)
 const CALLS: Call[] = [
-  ['mon-sam', at(0, 9), [['Sam Lee', "Hi, I'd like to book a cleaning for Thursday at 10."], [JO, "You're booked for Thursday at 10am."]]],
-  ['mon-omar', at(0, 11), [['Omar Haddad', 'My kids loved the new toothbrushes.'], [JO, 'Glad to hear it, see you next month.']]],
-  ['tue-lena', at(1, 10), [['Lena Park', 'Is the clinic open on Saturday this week?'], [JO, "Yes, we're open Saturday morning."]]],
-  ['tue-ravi', at(1, 15), [['Ravi Shah', "I'll come in this week to pick up my retainer."], [JO, 'It will be ready on Friday.']]],
+  ...ROUTINE_CALLS,
   ['wed-maria', at(2, 14), [['Maria Gomez', "Hi, it's Maria, cancel my Thursday cleaning, thanks"], [JO, 'Done, take care.']]],
   ['wed-tom', at(2, 15), [['Tom Reed', "This is Tom, I need to cancel Friday's appointment"], [JO, "No problem, I've noted it."]]],
-  ['tue-ben', at(1, 9), [['Ben Ortiz', 'My insurance changed this week, it is Aetna now.'], [JO, "Thanks, I've updated it."]]],
-  ['tue-kim', at(1, 12), [['Kim Sato', 'I want to book a checkup for my son this week.'], [JO, 'Friday at 9am is free.']]],
-  ['thu-lena', at(3, 12), [['Lena Park', 'My filling on Friday is still on, right?'], [JO, 'Yes, Friday at 2pm.']]],
 ];
 const FRIDAY = at(4, 17);
 
