@@ -44,7 +44,12 @@ describe('a scoped question on a session no longer live: its agents as when it w
     }
   }
 
-  async function noLongerLive(id: string): Promise<void> {
+  /** End the session `c` streams, and wait until its memories are made and it is no longer live here. */
+  async function end(c: TestWsClient, id: string): Promise<void> {
+    c.sendJson({ type: 'session.end' });
+    await c.next('session.ended', () => true, 120_000);
+    c.close();
+    await drainConsolidation(t.app.stores.queue, 60_000);
     for (let i = 0; i < 500 && t.app.sessions.get('default', id); i++) await new Promise((r) => setTimeout(r, 20));
     assert.equal(t.app.sessions.get('default', id), undefined, 'the session is no longer live');
   }
@@ -74,13 +79,10 @@ describe('a scoped question on a session no longer live: its agents as when it w
       live = await query(t);
       assert.ok(live.some((i) => i.session_id === 'sa-earlier'), `Luis's earlier words to the agent are found (${texts(live)})`);
       assert.ok(!live.some((i) => /out of stock/.test(i.text)), `the agent's words in another call are not (${texts(live)})`);
-      c.sendJson({ type: 'session.end' });
-      await c.next('session.ended', () => true, 120_000);
+      await end(c, 'sa-live');
     } finally {
       c.close();
     }
-    await drainConsolidation(t.app.stores.queue, 60_000);
-    await noLongerLive('sa-live');
     const ended = await query(t);
     assert.deepEqual(ids(ended), ids(live), `ended: ${texts(ended)}; live: ${texts(live)}`);
     await t.close();
@@ -99,13 +101,10 @@ describe('a scoped question on a session no longer live: its agents as when it w
       const err = await c.nextNew('error');
       assert.equal(err.code, 'PARLEY_ERR_BAD_FRAME');
       assert.match(err.message as string, /\$agents/);
-      c.sendJson({ type: 'session.end' });
-      await c.next('session.ended', () => true, 120_000);
+      await end(c, 'sa-forged');
     } finally {
       c.close();
     }
-    await drainConsolidation(t.app.stores.queue, 60_000);
-    await noLongerLive('sa-forged');
     // What an earlier server kept from `session.update {"agents": [...]}`: the id of a real participant, the agent.
     const record = (await t.app.stores.graph.getSession('default', 'sa-forged'))!;
     await t.app.stores.graph.updateSession('default', 'sa-forged', { metadata: { ...record.metadata, agents: [agent] } });
