@@ -5,7 +5,7 @@ import type {
 import { linkNotes } from '../entity-index.js';
 import type { TenantId } from '../types.js';
 import type Database from 'better-sqlite3';
-import { addMissingColumns, fromJson, toJson, type SqliteDatabase } from './database.js';
+import { addMissingColumns, columnStep, createStep, fromJson, migrateSchema, toJson, type SchemaStep, type SqliteDatabase } from './database.js';
 
 type Statement = Database.Statement<unknown[]>;
 import { entityKey, newId } from '../core/ids.js';
@@ -58,17 +58,17 @@ function toSchema(r: SchemaRow): SchemaRecord {
 /**
  * Emergent schemas carry `key` (their name as `entityKey` makes it), unique per tenant, so a promotion made twice is
  * one schema; seeds have none. Added to a file of an older build on open, in one transaction (a crash part-way leaves
- * the file as it was): its emergent schemas get their keys, and those whose names make one key are merged into the
- * oldest, their entities moved to it (`mergeUnkeyedSchemas`).
+ * the file as it was; a file that has them takes no write lock: `migrateSchema`): its emergent schemas get their keys,
+ * and those whose names make one key are merged into the oldest, their entities moved to it (`mergeUnkeyedSchemas`).
  */
-function migrateSchemaKeys(db: SqliteDatabase): void {
-  db.transaction(() => {
-    const columns = new Set((db.prepare('PRAGMA table_info(lb_schemas)').all() as { name: string }[]).map((c) => c.name));
-    if (!columns.has('key')) db.exec('ALTER TABLE lb_schemas ADD COLUMN key TEXT');
-    mergeUnkeyedSchemas(db);
-    db.exec('CREATE UNIQUE INDEX IF NOT EXISTS lb_schemas_key ON lb_schemas (tenant, key) WHERE key IS NOT NULL');
-  }).immediate();
-}
+const SCHEMA_KEY_STEPS: SchemaStep[] = [
+  columnStep('lb_schemas', 'key', 'TEXT'),
+  {
+    done: (db) => db.prepare("SELECT 1 FROM lb_schemas WHERE origin = 'emergent' AND key IS NULL LIMIT 1").get() === undefined,
+    apply: mergeUnkeyedSchemas,
+  },
+  createStep('CREATE UNIQUE INDEX IF NOT EXISTS lb_schemas_key ON lb_schemas (tenant, key) WHERE key IS NOT NULL'),
+];
 
 /**
  * Give every emergent schema without a key its key; one whose key the tenant already holds (by another schema, keyed
@@ -117,7 +117,7 @@ export class SqliteEntityIndex implements EntityIndex {
   constructor(db: SqliteDatabase) {
     this.#db = db;
     db.exec(SCHEMA);
-    migrateSchemaKeys(db);
+    migrateSchema(db, SCHEMA_KEY_STEPS);
     addDescriptionOrder(db);
     this.#stmts = {
       addMemory: db.prepare(`INSERT OR IGNORE INTO lb_memories (tenant, entity_id, memory_id, kind, rank)

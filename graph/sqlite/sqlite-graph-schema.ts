@@ -1,10 +1,10 @@
 import type { TenantId } from '../types.js';
-import { fromJson, type SqliteDatabase } from './database.js';
+import { columnStep, createStep, fromJson, migrateSchema, type SchemaStep, type SqliteDatabase } from './database.js';
 import { participantNameWords } from '../name-words.js';
-import { migrateUtteranceSeqs } from './sqlite-utterance-seqs.js';
+import { UTTERANCE_SEQS_STEP } from './sqlite-utterance-seqs.js';
 import { RETIRED_IDS_SCHEMA } from './sqlite-retired-ids.js';
-import { migratePendingErasures } from './sqlite-pending-erasures.js';
-import { migratePendingMerges } from './sqlite-pending-merges.js';
+import { PENDING_ERASURES_STEPS } from './sqlite-pending-erasures.js';
+import { PENDING_MERGES_STEPS } from './sqlite-pending-merges.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -40,22 +40,18 @@ CREATE TABLE IF NOT EXISTS utterance_moves (
 `;
 
 /**
- * Columns added after the first release, with the statement that adds each one to an existing database
- * (`CREATE TABLE IF NOT EXISTS` leaves an old table as it is).
+ * Columns added after the first release, each added to an existing database (`CREATE TABLE IF NOT EXISTS` leaves an old
+ * table as it is).
  */
-const PARTICIPANT_MIGRATIONS: Array<{ column: string; add: string }> = [
-  { column: 'external_id', add: 'ALTER TABLE participants ADD COLUMN external_id TEXT' },
-];
-const SESSION_MIGRATIONS: Array<{ column: string; add: string }> = [
-  { column: 'audio_stream_ms', add: 'ALTER TABLE sessions ADD COLUMN audio_stream_ms REAL' },
-  { column: 'active_at', add: 'ALTER TABLE sessions ADD COLUMN active_at TEXT' },
-  { column: 'stream_owner', add: 'ALTER TABLE sessions ADD COLUMN stream_owner TEXT' },
-  { column: 'stream_clock', add: 'ALTER TABLE sessions ADD COLUMN stream_clock TEXT' },
-];
-const UTTERANCE_MIGRATIONS: Array<{ column: string; add: string }> = [
-  { column: 'turn_id', add: 'ALTER TABLE utterances ADD COLUMN turn_id TEXT' },
-  { column: 'heard_asr', add: 'ALTER TABLE utterances ADD COLUMN heard_asr TEXT' },
-  { column: 'heard_sample_rate', add: 'ALTER TABLE utterances ADD COLUMN heard_sample_rate INTEGER' },
+const COLUMN_STEPS: SchemaStep[] = [
+  columnStep('participants', 'external_id', 'TEXT'),
+  columnStep('utterances', 'turn_id', 'TEXT'),
+  columnStep('utterances', 'heard_asr', 'TEXT'),
+  columnStep('utterances', 'heard_sample_rate', 'INTEGER'),
+  columnStep('sessions', 'audio_stream_ms', 'REAL'),
+  columnStep('sessions', 'active_at', 'TEXT'),
+  columnStep('sessions', 'stream_owner', 'TEXT'),
+  columnStep('sessions', 'stream_clock', 'TEXT'),
 ];
 
 /**
@@ -63,10 +59,10 @@ const UTTERANCE_MIGRATIONS: Array<{ column: string; add: string }> = [
  * all of Unicode where SQLite's lower() folds ASCII only): findParticipantsByWords seeks (tenant, word).
  */
 const NAME_WORDS = `
-CREATE TABLE participant_words (
+CREATE TABLE IF NOT EXISTS participant_words (
   tenant TEXT NOT NULL, word TEXT NOT NULL, participant_id TEXT NOT NULL,
   PRIMARY KEY (tenant, word, participant_id));
-CREATE INDEX participant_words_by_owner ON participant_words (tenant, participant_id);
+CREATE INDEX IF NOT EXISTS participant_words_by_owner ON participant_words (tenant, participant_id);
 `;
 
 /** Indexes on migrated columns: created once the columns exist. */
@@ -79,40 +75,32 @@ CREATE INDEX IF NOT EXISTS participants_owing_rename ON participants (tenant, cr
   WHERE json_extract(attributes, '$."$pending_rename"') IS NOT NULL;
 `;
 
-/** Create the graph's tables in `db`, or bring those of an older version up to this schema. */
-export function createGraphSchema(db: SqliteDatabase): void {
-  db.exec(SCHEMA);
-  migrate(db);
+/** Created with the words of the participants already stored, once. */
+function indexStoredParticipantWords(db: SqliteDatabase): void {
+  const all = db.prepare('SELECT tenant, id, name, aliases FROM participants').all() as
+    Array<{ tenant: string; id: string; name: string | null; aliases: string }>;
+  for (const p of all) indexParticipantWords(db, p.tenant, p.id, p.name, fromJson<string[]>(p.aliases, []));
 }
 
+/** What a database written by an older version lacks, in the order it is added. */
+const GRAPH_STEPS: SchemaStep[] = [
+  ...COLUMN_STEPS,
+  createStep(MIGRATED_INDEXES),
+  UTTERANCE_SEQS_STEP,
+  createStep(RETIRED_IDS_SCHEMA),
+  ...PENDING_ERASURES_STEPS,
+  ...PENDING_MERGES_STEPS,
+  createStep(NAME_WORDS, indexStoredParticipantWords),
+];
+
 /**
- * Bring a database written by an older version up to this schema; existing rows keep their data. What is missing is read
- * inside the write transaction, taken at once (`immediate`): a server and a worker starting together on an upgrade add
- * each column once, the second finding it added, never a "duplicate column".
+ * Create the graph's tables in `db`, or bring those of an older version up to this schema; existing rows keep their
+ * data. An up-to-date file takes no write lock; an older one is brought up in one write transaction (`migrateSchema`):
+ * a server and a worker starting together on an upgrade add each column once, the second finding it added.
  */
-function migrate(db: SqliteDatabase): void {
-  const run = db.transaction(() => {
-    const columns = new Set((db.prepare('PRAGMA table_info(participants)').all() as { name: string }[]).map((c) => c.name));
-    const utteranceColumns = new Set((db.prepare('PRAGMA table_info(utterances)').all() as { name: string }[]).map((c) => c.name));
-    const sessionColumns = new Set((db.prepare('PRAGMA table_info(sessions)').all() as { name: string }[]).map((c) => c.name));
-    const hasWords = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'participant_words'").get() !== undefined;
-    for (const m of PARTICIPANT_MIGRATIONS) if (!columns.has(m.column)) db.exec(m.add);
-    for (const m of UTTERANCE_MIGRATIONS) if (!utteranceColumns.has(m.column)) db.exec(m.add);
-    for (const m of SESSION_MIGRATIONS) if (!sessionColumns.has(m.column)) db.exec(m.add);
-    db.exec(MIGRATED_INDEXES);
-    migrateUtteranceSeqs(db);
-    db.exec(RETIRED_IDS_SCHEMA);
-    migratePendingErasures(db);
-    migratePendingMerges(db);
-    if (!hasWords) {
-      // Created with the words of the participants already stored, once.
-      db.exec(NAME_WORDS);
-      const all = db.prepare('SELECT tenant, id, name, aliases FROM participants').all() as
-        Array<{ tenant: string; id: string; name: string | null; aliases: string }>;
-      for (const p of all) indexParticipantWords(db, p.tenant, p.id, p.name, fromJson<string[]>(p.aliases, []));
-    }
-  });
-  run.immediate();
+export function createGraphSchema(db: SqliteDatabase): void {
+  db.exec(SCHEMA);
+  migrateSchema(db, GRAPH_STEPS);
 }
 
 /** Replace the name words of participant `id` with those of `name` and `aliases`. */

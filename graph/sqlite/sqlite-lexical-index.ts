@@ -2,7 +2,7 @@ import type { LexicalDoc, LexicalFilter, LexicalHit, LexicalIndex } from '../lex
 import type { TenantId } from '../types.js';
 import { createHash } from 'node:crypto';
 import { words } from '../lexical-terms.js';
-import { toJson, type SqliteDatabase } from './database.js';
+import { migrateSchema, toJson, type SchemaStep, type SqliteDatabase } from './database.js';
 
 type Statement = ReturnType<SqliteDatabase['prepare']>;
 
@@ -36,13 +36,13 @@ function createFts(db: SqliteDatabase, name: string): void {
 }
 
 /**
- * Move an index of the earlier layout (one FTS5 table, `lexical_fts`, for every tenant, kept by
- * triggers) to one table per tenant, in one transaction: a crash leaves either layout whole.
+ * Move an index of the earlier layout (one FTS5 table, `lexical_fts`, for every tenant, kept by triggers) to one table
+ * per tenant, in one transaction (`migrateSchema`): a crash leaves either layout whole, and of two processes opening
+ * the old file at once the second finds it moved.
  */
-function migrateSharedFts(db: SqliteDatabase): void {
-  const shared = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'lexical_fts'").get();
-  if (!shared) return;
-  db.transaction(() => {
+const SHARED_FTS_STEP: SchemaStep = {
+  done: (db) => db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'lexical_fts'").get() === undefined,
+  apply: (db) => {
     const tenants = db.prepare('SELECT DISTINCT tenant FROM lexical_docs').pluck().all() as string[];
     for (const tenant of tenants) {
       const name = ftsName(tenant);
@@ -51,8 +51,8 @@ function migrateSharedFts(db: SqliteDatabase): void {
       db.prepare(`INSERT INTO ${name} (rowid, text) SELECT rowid, text FROM lexical_docs WHERE tenant = ?`).run(tenant);
     }
     db.exec('DROP TRIGGER IF EXISTS lexical_docs_ai; DROP TRIGGER IF EXISTS lexical_docs_ad; DROP TABLE lexical_fts;');
-  })();
-}
+  },
+};
 
 /**
  * The distinct query words of free text, stop words out, at most 64: the word pattern and stop
@@ -87,7 +87,7 @@ export class SqliteLexicalIndex implements LexicalIndex {
 
   constructor(private readonly db: SqliteDatabase) {
     db.exec(SCHEMA);
-    migrateSharedFts(db);
+    migrateSchema(db, [SHARED_FTS_STEP]);
     for (const row of db.prepare('SELECT tenant, fts FROM lexical_tenants').all() as { tenant: string; fts: string }[]) {
       this.tables.set(row.tenant, row.fts);
     }

@@ -1,24 +1,24 @@
 import type { ErasureLease, PendingErasure } from '../pending-erasures.js';
 import type { TenantId } from '../types.js';
-import type { SqliteDatabase } from './database.js';
+import { columnStep, createStep, type SchemaStep, type SqliteDatabase } from './database.js';
 
 /**
  * Erasures begun and not finished, one row per participant (`PendingErasure`); `utterance_ids` a JSON array.
- * Created by the graph store's migration on a database of any older version (`migratePendingErasures`).
+ * Created by the graph store's migration on a database of any older version (`PENDING_ERASURES_STEPS`).
  */
-export const PENDING_ERASURES_SCHEMA = `
+const PENDING_ERASURES_SCHEMA = `
 CREATE TABLE IF NOT EXISTS pending_erasures (
   tenant TEXT NOT NULL, participant_id TEXT NOT NULL, plan TEXT NOT NULL, utterance_ids TEXT NOT NULL, started_at TEXT NOT NULL,
   owner TEXT, lease_until TEXT,
   PRIMARY KEY (tenant, participant_id));
 `;
 
-/** Create the table, or add the lease columns to one of an older version (inside the graph migration's transaction). */
-export function migratePendingErasures(db: SqliteDatabase): void {
-  db.exec(PENDING_ERASURES_SCHEMA);
-  const columns = new Set((db.prepare('PRAGMA table_info(pending_erasures)').all() as { name: string }[]).map((c) => c.name));
-  for (const column of ['owner', 'lease_until']) if (!columns.has(column)) db.exec(`ALTER TABLE pending_erasures ADD COLUMN ${column} TEXT`);
-}
+/** The graph migration's steps (`migrateSchema`): create the table, or add the lease columns to one of an older version. */
+export const PENDING_ERASURES_STEPS: SchemaStep[] = [
+  createStep(PENDING_ERASURES_SCHEMA),
+  columnStep('pending_erasures', 'owner', 'TEXT'),
+  columnStep('pending_erasures', 'lease_until', 'TEXT'),
+];
 
 /** Record the erasure of `id`, or replace its plan and add `utteranceIds` to those recorded (the start time stays). */
 export function beginErasure(db: SqliteDatabase, tenant: TenantId, id: string, plan: string, utteranceIds: string[], at: string): void {

@@ -1,6 +1,6 @@
 import type { PendingMerge } from '../pending-merges.js';
 import type { TenantId } from '../types.js';
-import { fromJson, toJson, type SqliteDatabase } from './database.js';
+import { columnStep, createStep, fromJson, toJson, type SchemaStep, type SqliteDatabase } from './database.js';
 
 /**
  * Merges begun and not finished, one row per merged-away participant (`PendingMerge`); `utterance_ids` a JSON array,
@@ -14,12 +14,8 @@ CREATE TABLE IF NOT EXISTS pending_merges (
 CREATE INDEX IF NOT EXISTS pending_merges_by_survivor ON pending_merges (tenant, into_id);
 `;
 
-/** Create the table, or add the `erasure` column to one of an older version (inside the graph migration's transaction). */
-export function migratePendingMerges(db: SqliteDatabase): void {
-  db.exec(PENDING_MERGES_TABLE);
-  const columns = new Set((db.prepare('PRAGMA table_info(pending_merges)').all() as { name: string }[]).map((c) => c.name));
-  if (!columns.has('erasure')) db.exec('ALTER TABLE pending_merges ADD COLUMN erasure TEXT');
-}
+/** The graph migration's steps (`migrateSchema`): create the table, or add the `erasure` column to one of an older version. */
+export const PENDING_MERGES_STEPS: SchemaStep[] = [createStep(PENDING_MERGES_TABLE), columnStep('pending_merges', 'erasure', 'TEXT')];
 
 /**
  * Record the merge of `fromId` into `intoId` owing the re-indexing of `utteranceIds` (inside the merge's transaction):

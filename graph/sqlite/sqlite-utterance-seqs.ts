@@ -1,4 +1,4 @@
-import type { SqliteDatabase } from './database.js';
+import { createStep, type SchemaStep, type SqliteDatabase } from './database.js';
 import type { TenantId } from '../types.js';
 
 /**
@@ -15,17 +15,12 @@ CREATE TABLE utterance_seqs (
 `;
 
 /**
- * Create the counter table when it is missing (a database from before it), seeded with the highest
- * number each session holds. Numbers of utterances erased before the counter existed are beyond recall;
- * from the migration on, none is reused. Run inside the caller's migration transaction.
+ * The graph migration's step (`migrateSchema`) that creates the counter table when it is missing (a database from before
+ * it), seeded with the highest number each session holds. Numbers of utterances erased before the counter existed are
+ * beyond recall; from the migration on, none is reused.
  */
-export function migrateUtteranceSeqs(db: SqliteDatabase): void {
-  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'utterance_seqs'").get() !== undefined;
-  if (exists) return;
-  db.exec(TABLE);
-  db.exec(`INSERT INTO utterance_seqs (tenant, session_id, last_seq)
-    SELECT tenant, session_id, MAX(seq) FROM utterances GROUP BY tenant, session_id`);
-}
+export const UTTERANCE_SEQS_STEP: SchemaStep = createStep(TABLE, (db) => db.exec(`INSERT INTO utterance_seqs (tenant, session_id, last_seq)
+  SELECT tenant, session_id, MAX(seq) FROM utterances GROUP BY tenant, session_id`));
 
 /** Hands out the next `seq` of a session; call inside the transaction that stores the utterance. */
 export function utteranceSeqCounter(db: SqliteDatabase): (tenant: TenantId, sessionId: string) => number {

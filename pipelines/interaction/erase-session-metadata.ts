@@ -13,10 +13,10 @@ const TWILIO_SETTINGS = ['start_time', 'context_scope'] as const;
 
 /**
  * A session's metadata without what a caller gave about themselves: the settings (`channel`, `language`,
- * `context_scope`), `agents` (its agents' participant ids, as `sessionAgents` reads them, but the erased person's: none is
- * the caller), and the Twilio call's ids and setting parameters stay; the client's `metadata`, what else was kept under
- * {@link SESSION_AGENTS_KEY} (a client's own data there from before only the server wrote it), every other Twilio custom
- * parameter (`external_id`, a caller's number, a CRM id…) and any other key go.
+ * `context_scope`), {@link SESSION_AGENTS_KEY} (its agents' participant ids, as `sessionAgents` reads them, but the erased
+ * person's: none is the caller), and the Twilio call's ids and setting parameters stay; the client's `metadata`, every
+ * other Twilio custom parameter (`external_id`, a caller's number, a CRM id…) and any other key go (an `agents` a client
+ * kept before the server owned its key among them).
  */
 export function scrubbedSessionMetadata(metadata: Record<string, unknown>, agents: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};

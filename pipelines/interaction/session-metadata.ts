@@ -8,11 +8,19 @@ export const MAX_SESSION_METADATA_BYTES = 64 * 1024;
 
 /**
  * The key of a session's metadata that keeps its agents (participant ids) once a stream named them: a session that is no
- * longer live here (ended, or live on another server, or before a restart) is scoped and resumed with them. Only the
- * server writes it (`session.update` refuses it); a value a client kept there before that is read as ids of participants
- * only (`sessionAgents`).
+ * longer live here (ended, or live on another server, or before a restart) is scoped and resumed with them. A key of the
+ * server's own (`$`: `session.update` refuses every such key, as `PATCH /v1/participants` does `$pending_rename`), so no
+ * client data is ever read as agents. The `agents` key earlier versions kept them under is not read: clients could
+ * write it then (`session.update {"agents": [...]}`), and a real participant's id there would widen a `participants`
+ * scope to whoever the client named; it stays as client metadata (a scrub takes it), and a session kept before names
+ * its agents again when its stream reconnects with `?agent=`.
  */
-export const SESSION_AGENTS_KEY = 'agents';
+export const SESSION_AGENTS_KEY = '$agents';
+
+/** Whether `key` of a session's metadata is the server's to write (`$`…, like {@link SESSION_AGENTS_KEY}): a client's never is. */
+export function isServerMetadataKey(key: string): boolean {
+  return key.startsWith('$');
+}
 
 /** Most agents one session keeps. */
 export const MAX_AGENTS = 16;
@@ -49,9 +57,9 @@ export async function changeSessionMetadata(
 }
 
 /**
- * The agents a session's `metadata` keeps ({@link SESSION_AGENTS_KEY}), as they are now: an id of a participant of
- * `tenant`, or of one merged into another (read as that one). Anything else goes: an erased participant's id, and what
- * is no participant id at all (a phone number or an email a client kept under that key before only the server wrote it).
+ * The agents a session's `metadata` keeps ({@link SESSION_AGENTS_KEY}, written by the server only), as they are now: an
+ * id of a participant of `tenant`, or of one merged into another (read as that one). Anything else goes: an erased
+ * participant's id, and anything that is no participant id at all.
  */
 export async function sessionAgents(graph: GraphStore, tenant: TenantId, metadata: Record<string, unknown>): Promise<string[]> {
   const kept = metadata[SESSION_AGENTS_KEY];

@@ -5,9 +5,6 @@ import type { Stores } from '../../graph/stores.js';
 import { findParticipantByRef } from '../../pipelines/interaction/participant-ref.js';
 import { changeSessionMetadata, MAX_AGENTS, SESSION_AGENTS_KEY } from '../../pipelines/interaction/session-metadata.js';
 
-/** The agents a session's metadata keeps, as they are now (`sessionAgents`). */
-export { MAX_AGENTS, SESSION_AGENTS_KEY, sessionAgents as storedAgents } from '../../pipelines/interaction/session-metadata.js';
-
 /**
  * Keep `agents` in session `sessionId`'s metadata ({@link SESSION_AGENTS_KEY}), the rest of it as it is, under the
  * session's metadata lock (`changeSessionMetadata`): a scrub or another write meanwhile is never undone.

@@ -1,7 +1,7 @@
 import { ParleyError } from '../../graph/core/errors.js';
 import type { StreamFormat } from '../../pipelines/audio/audio-format.js';
 import { CONTEXT_SCOPES, isContextScope } from '../../pipelines/retrieval/context-scope.js';
-import { SESSION_AGENTS_KEY } from './session-agents.js';
+import { isServerMetadataKey, SESSION_AGENTS_KEY } from '../../pipelines/interaction/session-metadata.js';
 
 /**
  * Settings fixed when the socket connects (`/v1/stream` query parameters): the decoder is built for
@@ -48,8 +48,12 @@ export function validateSessionSettings(settings: Record<string, unknown>, forma
   for (const [field, env] of Object.entries(SERVER_SETTINGS)) {
     if (Object.hasOwn(settings, field)) problems.push(`${field} is not a session setting: the server's ${env} decides it`);
   }
-  if (Object.hasOwn(settings, SESSION_AGENTS_KEY)) {
-    problems.push(`${SESSION_AGENTS_KEY} is not a session setting: the stream names them when it connects (?agent=)`);
+  // `agents`: what clients named the agents before the server kept them (under its own `$agents`).
+  for (const key of ['agents', SESSION_AGENTS_KEY]) {
+    if (Object.hasOwn(settings, key)) problems.push(`${key} is not a session setting: the stream names the agents when it connects (?agent=)`);
+  }
+  for (const key of Object.keys(settings)) {
+    if (isServerMetadataKey(key) && key !== SESSION_AGENTS_KEY) problems.push(`${key} is not a session setting: keys beginning with "$" are the server's`);
   }
   if (Object.hasOwn(settings, 'language')) {
     const language = settings.language;

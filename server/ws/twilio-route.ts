@@ -17,8 +17,8 @@ import { closeReason, refusalCloseCode } from './close-frame.js';
 import { closeFromServer, serverClose } from './server-close.js';
 import { StreamQuery } from '../protocol/ws-messages.js';
 import { voiceprintsAllowed } from '../config.js';
-import { resolveAgents, SESSION_AGENTS_KEY } from './session-agents.js';
-import { changeSessionMetadata } from '../../pipelines/interaction/session-metadata.js';
+import { resolveAgents } from './session-agents.js';
+import { changeSessionMetadata, SESSION_AGENTS_KEY } from '../../pipelines/interaction/session-metadata.js';
 
 /** The only audio Twilio Media Streams sends: G.711 mu-law, 8 kHz, mono. */
 const TWILIO_FORMAT: StreamFormat = { encoding: 'mulaw', sampleRate: 8000, channels: 1 };

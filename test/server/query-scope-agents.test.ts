@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import type { MemoryItem } from '../../graph/core/events.js';
-import { storedAgents } from '../../server/ws/session-agents.js';
+import { sessionAgents } from '../../pipelines/interaction/session-metadata.js';
+import { keepSessionAgents } from '../../server/ws/session-agents.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { enrolledAgent } from '../helpers/enrolled-agent.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -23,8 +24,8 @@ describe('a scoped question on a session no longer live: its agents as when it w
   const ids = (items: MemoryItem[]): string[] => items.map((i) => i.id);
   const texts = (items: MemoryItem[]): string => JSON.stringify(items.map((i) => i.text));
 
-  async function query(app: TestApp): Promise<MemoryItem[]> {
-    const res = await app.app.inject({ method: 'POST', url: '/v1/query', payload: { question: ASK, session_id: 'sa-live', context_scope: 'participants', k: 10 } });
+  async function query(app: TestApp, sessionId = 'sa-live'): Promise<MemoryItem[]> {
+    const res = await app.app.inject({ method: 'POST', url: '/v1/query', payload: { question: ASK, session_id: sessionId, context_scope: 'participants', k: 10 } });
     assert.equal(res.statusCode, 200, res.body);
     return (res.json() as { evidence: MemoryItem[] }).evidence;
   }
@@ -41,6 +42,16 @@ describe('a scoped question on a session no longer live: its agents as when it w
     } finally {
       c.close();
     }
+  }
+
+  /** End the session `c` streams, and wait until its memories are made and it is no longer live here. */
+  async function end(c: TestWsClient, id: string): Promise<void> {
+    c.sendJson({ type: 'session.end' });
+    await c.next('session.ended', () => true, 120_000);
+    c.close();
+    await drainConsolidation(t.app.stores.queue, 60_000);
+    for (let i = 0; i < 500 && t.app.sessions.get('default', id); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(t.app.sessions.get('default', id), undefined, 'the session is no longer live');
   }
 
   before(async () => {
@@ -68,20 +79,42 @@ describe('a scoped question on a session no longer live: its agents as when it w
       live = await query(t);
       assert.ok(live.some((i) => i.session_id === 'sa-earlier'), `Luis's earlier words to the agent are found (${texts(live)})`);
       assert.ok(!live.some((i) => /out of stock/.test(i.text)), `the agent's words in another call are not (${texts(live)})`);
-      c.sendJson({ type: 'session.end' });
-      await c.next('session.ended', () => true, 120_000);
+      await end(c, 'sa-live');
     } finally {
       c.close();
     }
-    await drainConsolidation(t.app.stores.queue, 60_000);
-    for (let i = 0; i < 500 && t.app.sessions.get('default', 'sa-live'); i++) await new Promise((r) => setTimeout(r, 20));
-    assert.equal(t.app.sessions.get('default', 'sa-live'), undefined, 'the session is no longer live');
     const ended = await query(t);
     assert.deepEqual(ids(ended), ids(live), `ended: ${texts(ended)}; live: ${texts(live)}`);
     await t.close();
     t = await startTestApp({ DATA_DIR: data.dir });
     const fresh = await query(t);
     assert.deepEqual(ids(fresh), ids(live), `fresh server: ${texts(fresh)}; live: ${texts(live)}`);
+  });
+
+  test('storeopen 2: an `agents` list a client wrote (before the server owned the key) never scopes a question; the agents a stream keeps do', async () => {
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=sa-forged`);
+    try {
+      await c.next('session.started');
+      c.sendJson({ type: 'utterance', speaker: 'Luis', addressees: [], text: 'Hello, it is Luis about my order.' });
+      await c.nextNew('transcript.final');
+      c.sendJson({ type: 'session.update', session: { $agents: [agent] } });
+      const err = await c.nextNew('error');
+      assert.equal(err.code, 'PARLEY_ERR_BAD_FRAME');
+      assert.match(err.message as string, /\$agents/);
+      await end(c, 'sa-forged');
+    } finally {
+      c.close();
+    }
+    // What an earlier server kept from `session.update {"agents": [...]}`: the id of a real participant, the agent.
+    const record = (await t.app.stores.graph.getSession('default', 'sa-forged'))!;
+    await t.app.stores.graph.updateSession('default', 'sa-forged', { metadata: { ...record.metadata, agents: [agent] } });
+    const forged = await query(t, 'sa-forged');
+    assert.ok(!forged.some((i) => i.session_id === 'sa-earlier'), `Luis's words to the agent are not in this session's scope (${texts(forged)})`);
+    assert.deepEqual(await sessionAgents(t.app.stores.graph, 'default', (await t.app.stores.graph.getSession('default', 'sa-forged'))!.metadata), []);
+    // The same session once a stream keeps the agent: now the agent is one of its people.
+    await keepSessionAgents(t.app.stores, 'default', 'sa-forged', [agent]);
+    const kept = await query(t, 'sa-forged');
+    assert.ok(kept.some((i) => i.session_id === 'sa-earlier'), `with the stream's agent, Luis's words to them are (${texts(kept)})`);
   });
 
   test('session.update cannot set the agents the session keeps; a stream resumed without ?agent= keeps them', async () => {
@@ -102,7 +135,7 @@ describe('a scoped question on a session no longer live: its agents as when it w
       c.close();
     }
     const record = await t.app.stores.graph.getSession('default', 'sa-resume');
-    assert.deepEqual(record?.metadata.agents, [agent], 'nothing changed');
+    assert.deepEqual(record?.metadata.$agents, [agent], 'nothing changed');
   });
 
   test('erasure: a caller erased leaves the call\'s agents kept; an agent erased leaves the calls they spoke in', async () => {
@@ -117,15 +150,15 @@ describe('a scoped question on a session no longer live: its agents as when it w
     } finally {
       c.close();
     }
-    assert.deepEqual((await metadataOf('sa-live')).agents, [agent], 'the call keeps its agents');
+    assert.deepEqual((await metadataOf('sa-live')).$agents, [agent], 'the call keeps its agents');
     const luis = await t.app.inject({ method: 'DELETE', url: '/v1/participants/Luis' });
     assert.equal(luis.statusCode, 200, luis.body);
-    assert.deepEqual((await metadataOf('sa-live')).agents, [agent], 'erasing the caller scrubs the call\'s metadata, not its agents');
-    assert.deepEqual((await metadataOf('sa-spoke')).agents, [agent]);
+    assert.deepEqual((await metadataOf('sa-live')).$agents, [agent], 'erasing the caller scrubs the call\'s metadata, not its agents');
+    assert.deepEqual((await metadataOf('sa-spoke')).$agents, [agent]);
     const sam = await t.app.inject({ method: 'DELETE', url: `/v1/participants/${agent}` });
     assert.equal(sam.statusCode, 200, sam.body);
-    assert.equal((await metadataOf('sa-spoke')).agents, undefined, 'the erased agent\'s id leaves the calls they spoke in');
+    assert.equal((await metadataOf('sa-spoke')).$agents, undefined, 'the erased agent\'s id leaves the calls they spoke in');
     // A call they never spoke in keeps the id, and reads it as gone: its scope holds no erased agent.
-    assert.deepEqual(await storedAgents(t.app.stores.graph, 'default', await metadataOf('sa-live')), []);
+    assert.deepEqual(await sessionAgents(t.app.stores.graph, 'default', await metadataOf('sa-live')), []);
   });
 });

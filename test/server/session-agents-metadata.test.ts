@@ -1,8 +1,10 @@
 /**
  * Review findings 6 and 7 (scopeagents). 6: before only the server wrote a session's `agents` metadata key, a client
  * could (`session.update {"agents": [...]}`); such a value was read as the session's agents (a real participant id there
- * widened a `participants` scope) and survived an erasure's scrub, a phone number or an email in it too. Now only ids of
- * participants (or of ones merged into one) are read as agents, and the scrub keeps those only. 7: keeping a stream's
+ * widened a `participants` scope) and survived an erasure's scrub, a phone number or an email in it too. The server now
+ * keeps them under a key of its own (`SESSION_AGENTS_KEY`, `$agents`, which `session.update` refuses): a client's
+ * `agents` is never read as agents (storeopen 2), and of the server's list only ids of participants (or of ones merged
+ * into one) are, and the scrub keeps those only. 7: keeping a stream's
  * agents read the whole metadata and wrote it back unlocked, so an erasure's scrub landing in between was undone, and
  * it never checked the 64 KiB limit.
  */
@@ -13,7 +15,8 @@ import { MemoryKeyedLock } from '../../graph/memory-keyed-lock.js';
 import { openDatabase } from '../../graph/sqlite/database.js';
 import { SqliteGraphStore } from '../../graph/sqlite/sqlite-graph-store.js';
 import { scrubbedSessionMetadata, scrubSessionMetadata } from '../../pipelines/interaction/erase-session-metadata.js';
-import { keepSessionAgents, storedAgents } from '../../server/ws/session-agents.js';
+import { SESSION_AGENTS_KEY, sessionAgents } from '../../pipelines/interaction/session-metadata.js';
+import { keepSessionAgents } from '../../server/ws/session-agents.js';
 
 const T = 't_session_agents';
 const db = openDatabase(':memory:');
@@ -31,17 +34,19 @@ async function session(id: string, speakerId: string, metadata: Record<string, u
   return u!.id;
 }
 
-test('6: a legacy client `agents` value is no agent list: unknown ids are dropped on read and by the erasure scrub', async () => {
+test('6: an `agents` value a client kept is never read as agents; only participants\' ids of the server\'s `$agents` are', async () => {
   assert.deepEqual(scrubbedSessionMetadata({ channel: 'ws', agents: ['+15550100', 'maria@example.com'], crm: 'x' }, []), { channel: 'ws' },
-    'the reviewer\'s input: none of it resolved to a participant, so none of it stays');
+    'the reviewer\'s input: a client\'s data, so none of it stays');
   const caller = await graph.createParticipant(T, { name: 'Rosa' });
   const agent = await graph.createParticipant(T, { name: 'Agent Sam' });
   const legacy = { channel: 'ws', agents: ['+15550100', agent.id, 'maria@example.com'], crm: 'x' };
-  assert.deepEqual(await storedAgents(graph, T, legacy), [agent.id], 'only a participant\'s id is an agent');
-  const turn = await session('legacy', caller.id, legacy);
+  assert.deepEqual(await sessionAgents(graph, T, legacy), [], 'storeopen 2: not even a real participant\'s id there is an agent');
+  const kept = { ...legacy, [SESSION_AGENTS_KEY]: ['p_gone', agent.id] };
+  assert.deepEqual(await sessionAgents(graph, T, kept), [agent.id], 'of the server\'s list, only a participant\'s id is an agent');
+  const turn = await session('legacy', caller.id, kept);
   await scrubSessionMetadata({ graph, locks: new MemoryKeyedLock() }, T, [turn], caller.id);
-  assert.deepEqual((await graph.getSession(T, 'legacy'))?.metadata, { channel: 'ws', agents: [agent.id] },
-    'the phone number and the email go with the erased caller\'s data; the real agent stays');
+  assert.deepEqual((await graph.getSession(T, 'legacy'))?.metadata, { channel: 'ws', [SESSION_AGENTS_KEY]: [agent.id] },
+    'the client\'s list (a phone number, an email) goes with the erased caller\'s data; the real agent stays');
   // The erased person's own id goes too, as before.
   await scrubSessionMetadata({ graph, locks: new MemoryKeyedLock() }, T, [turn], agent.id);
   assert.deepEqual((await graph.getSession(T, 'legacy'))?.metadata, { channel: 'ws' });
@@ -92,7 +97,7 @@ test('7: keeping a stream\'s agents never undoes an erasure scrub that lands bet
   release();
   await keeping;
   await scrub;
-  assert.deepEqual((await graph.getSession(T, 'race'))?.metadata, { channel: 'ws', agents: [agent.id] },
+  assert.deepEqual((await graph.getSession(T, 'race'))?.metadata, { channel: 'ws', [SESSION_AGENTS_KEY]: [agent.id] },
     'the erased caller\'s client metadata is gone and stays gone; the agents are kept');
 });
 
