@@ -2,6 +2,7 @@ import type { SearchFilters } from './pool-search.js';
 import { asksForList } from './list-question.js';
 import { wink } from '../wink.js';
 import { tokens, type RewrittenQuestion } from './question-rewrite.js';
+import { defaultWordNet, type WordNet } from './wordnet.js';
 
 /** One retrieval action of the agentic loop. */
 export interface Action {
@@ -126,31 +127,50 @@ const cutOf = (w: string): string => (w.length > 5 ? w.slice(0, w.length - 2) : 
 /** A stem shorter than this matches only an equal stem (no prefix): "use" of "using" must not hold "useless". */
 const PREFIX_STEM_MIN = 5;
 
+/** `WordNet.related` of word and term pairs already asked, per WordNet; emptied when it grows past `STEMS_KEPT`. */
+const relations = new WeakMap<WordNet, Map<string, boolean | null>>();
+
 /**
- * True when `word` holds `term` (both lowercase), by either of two tests:
- * - the stems: equal, or (a term stem of at least `PREFIX_STEM_MIN` letters) a prefix of the word's (marriage ~ married,
- *   cancellations ~ cancel);
- * - the cut: the word starts with the term less its last letters (allergies ~ allergic, swimmer ~ swimming, piano ~
- *   pianist, which Porter2 stems apart; review finding 5), unless both stems are as long and differ: then the cut
- *   letters were the word's own, not a suffix (cancel is no cancer, issue #16).
+ * True when `word` holds `term` (both lowercase): the same word, or their letters agree and WordNet does not tell them
+ * apart. The letters agree when the Porter2 stems are equal, or (a term stem of at least `PREFIX_STEM_MIN` letters)
+ * the term's is a prefix of the word's (marriage ~ married, cancellations ~ cancel), or the word starts with the term
+ * less its last letters (`cutOf`: allergies ~ allergic, swimmer ~ swimming, piano ~ pianist, which Porter2 stems apart;
+ * review finding 5) unless both stems are as long and differ (cancel is no cancer). WordNet tells them apart when it lists
+ * both and they share no base form and no derivational pointer (`WordNet.related`): organization is no organ, university
+ * no universe, authority no author, army no arm (issue #16, stem); a word WordNet does not list is judged by its letters.
  */
-export const stemMatches = (word: string, term: string): boolean => holds(word, stemOf(word), stemOf(term), cutOf(term));
+export const stemMatches = (word: string, term: string, wordnet: WordNet = defaultWordNet()): boolean =>
+  holds(word, term, stemOf(word), stemOf(term), cutOf(term), wordnet);
 
 /** `stemMatches` with the stems and cut already read: `w` the word's stem, `t` the term's, `cut` the term's cut. */
-function holds(word: string, w: string, t: string, cut: string): boolean {
-  if (w === t || (t.length >= PREFIX_STEM_MIN && w.startsWith(t))) return true;
-  return word.startsWith(cut) && w.length !== t.length;
+function holds(word: string, term: string, w: string, t: string, cut: string, wordnet: WordNet): boolean {
+  if (word === term) return true;
+  const alike = w === t || (t.length >= PREFIX_STEM_MIN && w.startsWith(t)) || (word.startsWith(cut) && w.length !== t.length);
+  if (!alike) return false;
+  let known = relations.get(wordnet);
+  if (!known) relations.set(wordnet, (known = new Map()));
+  const key = `${word} ${term}`;
+  let related = known.get(key);
+  if (related === undefined) {
+    related = wordnet.related(word, term);
+    if (known.size >= STEMS_KEPT) known.clear();
+    known.set(key, related);
+  }
+  return related !== false;
 }
 
-/** Share of `terms` that occur in `text` (`stemMatches`; each distinct word stemmed once a call); 1 when there are no terms. */
-export function coverage(text: string, terms: readonly string[]): number {
+/**
+ * Share of `terms` that occur in `text` (`stemMatches`, WordNet `wordnet`; each distinct word stemmed once a call); 1 when
+ * there are no terms.
+ */
+export function coverage(text: string, terms: readonly string[], wordnet: WordNet = defaultWordNet()): number {
   if (terms.length === 0) return 1;
   const words = [...new Set(tokens(text))];
   const stemmed = words.map(stemOf);
   const held = terms.filter((term) => {
     const t = stemOf(term);
     const cut = cutOf(term);
-    return words.some((word, i) => holds(word, stemmed[i]!, t, cut));
+    return words.some((word, i) => holds(word, term, stemmed[i]!, t, cut, wordnet));
   });
   return held.length / terms.length;
 }

@@ -305,6 +305,54 @@ export class WordNet {
   }
 
   /**
+   * Whether two lowercase words are one word in WordNet's eyes: they share a base form in some part of speech
+   * (cancelled / cancels → cancel, married / marry), or a derivational pointer of any parts of speech (`+`, or the
+   * pertainym `\`) joins a base form of one to a base form of the other, from either side (cancellation / cancel,
+   * allergic / allergy, pianist / piano, programmer / programming → program). False for words that only look alike
+   * (organization / organ, university / universe, author / authority). Null when WordNet lists either word in no part of
+   * speech, or is absent: it cannot tell.
+   */
+  related(a: string, b: string): boolean | null {
+    if (a === b) return true;
+    if (!this.available) return null;
+    const x = this.#lemmas(a);
+    const y = this.#lemmas(b);
+    if (x.size === 0 || y.size === 0) return null;
+    const ofX = new Set([...x].map((k) => k.slice(k.indexOf(':') + 1)));
+    const ofY = new Set([...y].map((k) => k.slice(k.indexOf(':') + 1)));
+    if ([...ofX].some((w) => ofY.has(w))) return true;
+    return [...x].some((k) => this.#derivations(k).some((w) => ofY.has(w)))
+      || [...y].some((k) => this.#derivations(k).some((w) => ofX.has(w)));
+  }
+
+  /** The base forms of `word` in every part of speech, as `pos:base`. */
+  #lemmas(word: string): Set<string> {
+    return new Set(POS.flatMap((pos) => this.baseForms(word, pos).map((b) => `${pos}:${b}`)));
+  }
+
+  /** Single-word lemmas that a derivational pointer (`+`, `\`) of any sense of the `pos:base` lemma `key` points to (cached). */
+  #derivations(key: string): string[] {
+    const hit = this.#cache.get(`~${key}`);
+    if (hit) return hit;
+    const pos = key.slice(0, key.indexOf(':')) as Pos;
+    const base = key.slice(key.indexOf(':') + 1);
+    const found = new Set<string>();
+    for (const offset of this.#index!.get(pos)!.get(base) ?? []) {
+      const record = this.#record(pos, offset);
+      const own = record.words.indexOf(base.replace(/_/g, ' ')) + 1;
+      for (const p of record.pointers) {
+        if ((p.symbol !== '+' && p.symbol !== '\\') || (p.source !== 0 && p.source !== own)) continue;
+        const words = this.#record(p.pos, p.offset).words;
+        for (const t of p.target === 0 ? words : [words[p.target - 1]]) if (t && !t.includes(' ')) found.add(t);
+      }
+    }
+    const out = [...found];
+    this.#cache.set(`~${key}`, out);
+    if (this.#cache.size > 5000) this.#cache.delete(this.#cache.keys().next().value as string);
+    return out;
+  }
+
+  /**
    * True when a phrasal verb, written with an underscore ("give_back"), is listed in one synset with
    * `verb` ("return"): one of its senses is a sense of the verb. Phrasal verbs have few senses, so all
    * of both words' verb senses are read. False for a phrasal verb WordNet does not list, and without WordNet.

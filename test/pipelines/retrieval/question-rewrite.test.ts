@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Participant } from '../../../graph/types.js';
 import { feedbackTerms } from '../../../pipelines/retrieval/feedback-terms.js';
-import { coverage, covers, roundActions } from '../../../pipelines/retrieval/question-policy.js';
+import { coverage, covers, roundActions, stemMatches } from '../../../pipelines/retrieval/question-policy.js';
 import { boostedSubjects, rewriteQuestion } from '../../../pipelines/retrieval/question-rewrite.js';
+import { defaultWordNet, WordNet } from '../../../pipelines/retrieval/wordnet.js';
 
 const person = (id: string, name: string | null, aliases: string[] = []): Participant => ({
   id, name, externalId: null, aliases, attributes: {}, voiceprintCount: 0, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
@@ -219,6 +220,46 @@ describe('the deterministic policy', () => {
     assert.equal(covers('He beat cancer last year.', ['cancel']), false);
     assert.equal(covers('I need to cancel my cleaning.', ['cancer']), false);
     assert.equal(covers('She cancelled the trip.', ['cancellations']), true);
+  });
+});
+
+describe('question words that match by stem only when related (issue #16, stem)', () => {
+  test('words whose stems only look alike do not match: organization is no organ', () => {
+    assert.equal(defaultWordNet().available, true, 'needs WordNet 3.0 (wordnet-base, /usr/share/wordnet; scripts/setup.sh installs it)');
+    // [question term, word of the memory]: each matched on main by Porter2 stem, stem prefix or cut of letters.
+    const apart: [string, string][] = [
+      ['organ', 'organization'], ['organization', 'organs'], ['universe', 'university'], ['university', 'universe'],
+      ['general', 'generous'], ['new', 'news'], ['police', 'policy'], ['policy', 'police'], ['arm', 'army'],
+      ['author', 'authority'], ['authority', 'author'],
+    ];
+    for (const [term, word] of apart) {
+      assert.equal(coverage(`They talked about the ${word} all day.`, [term]), 0, `${term} !~ ${word}`);
+      assert.equal(stemMatches(word, term), false, `${term} !~ ${word}`);
+    }
+  });
+
+  test('related derivations and inflections keep matching, and words WordNet does not list match by their letters', () => {
+    assert.equal(defaultWordNet().available, true, 'needs WordNet 3.0 (wordnet-base)');
+    const kept: [string, string][] = [
+      ['cancel', 'cancelled'], ['cancelled', 'cancel'], ['cancellations', 'cancelled'], ['cancellation', 'cancel'],
+      ['allergies', 'allergic'], ['allergy', 'allergic'], ['programmer', 'programming'], ['swimmer', 'swimming'],
+      ['runner', 'running'], ['piano', 'pianist'], ['married', 'marriage'], ['promise', 'promised'], ['report', 'reports'],
+      ['organization', 'organizations'], ['organize', 'organization'], ['university', 'universities'], ['army', 'armies'],
+      ['author', 'authors'], ['hiking', 'hikes'], ['study', 'studies'], ['paint', 'painting'], ['art', 'artist'],
+    ];
+    for (const [term, word] of kept) {
+      assert.equal(coverage(`They talked about the ${word} all day.`, [term]), 1, `${term} ~ ${word}`);
+      assert.equal(stemMatches(word, term), true, `${term} ~ ${word}`);
+    }
+    assert.equal(stemMatches('lgbtqs', 'lgbtq'), true, 'not in WordNet: the stems decide');
+    assert.equal(stemMatches('cancer', 'cancel'), false, 'not alike: WordNet is not asked');
+  });
+
+  test('without WordNet the letters alone decide, as before', () => {
+    const none = new WordNet('/nonexistent-wordnet');
+    assert.equal(stemMatches('organization', 'organ', none), true);
+    assert.equal(coverage('They talked about the army.', ['arm'], none), 1);
+    assert.equal(stemMatches('cancer', 'cancel', none), false);
   });
 });
 

@@ -36,6 +36,7 @@ describe('WordNet synonyms', () => {
     assert.equal(wn.derivedFrom('application', 'apply'), false);
     assert.equal(wn.derivedFrom('move', 'move'), true, 'the same word needs no WordNet');
     assert.equal(wn.sharedHypernym('dog', 'cat'), null);
+    assert.equal(wn.related('organization', 'organ'), null, 'cannot tell');
   });
 
   test('derivational relatives: the other part of speech, from the word itself, over all its senses', () => {
@@ -59,6 +60,32 @@ describe('WordNet synonyms', () => {
     assert.equal(wn.derivedFrom('renewal', 'renew'), true, 'a pointer from the noun side only');
     assert.equal(wn.derivedFrom('usage', 'apply'), false);
     assert.equal(wn.derivedFrom('interview', 'interview'), true, 'one word, noun and verb');
+    wn.close();
+  });
+
+  test('related: one base form or a derivational pointer from either side, any senses; null when WordNet lists a word not (issue #16, stem)', () => {
+    const dir = path.join(tmp.dir, 'related');
+    writeWordNetGraph(dir, [
+      { id: 'v-cancel', pos: 'verb', words: ['cancel', 'call_off'], pointers: [{ symbol: '+', to: 'n-cancellation', source: 1, target: 1 }] },
+      { id: 'n-cancellation', pos: 'noun', words: ['cancellation'] },
+      { id: 'n-pianist', pos: 'noun', words: ['pianist'], pointers: [{ symbol: '+', to: 'n-piano', source: 1, target: 1 }] },
+      { id: 'n-piano', pos: 'noun', words: ['piano', 'pianoforte'] },
+      { id: 'n-organ', pos: 'noun', words: ['organ'] },
+      { id: 'v-organize', pos: 'verb', words: ['organize'], pointers: [{ symbol: '+', to: 'n-organization', source: 1, target: 1 }] },
+      { id: 'n-organization', pos: 'noun', words: ['organization', 'organisation'], pointers: [
+        { symbol: '+', to: 'v-organize', source: 1, target: 1 }, { symbol: '+', to: 'n-organ', source: 2, target: 1 }] },
+    ]);
+    const wn = new WordNet(dir);
+    assert.equal(wn.related('cancels', 'cancel'), true, 'one base form');
+    assert.equal(wn.related('cancellations', 'cancel'), true, 'a pointer from the verb');
+    assert.equal(wn.related('cancel', 'cancellations'), true, 'either order');
+    assert.equal(wn.related('pianist', 'piano'), true, 'noun to noun');
+    assert.equal(wn.related('pianoforte', 'pianist'), false, 'a pointer between words joins those words only, not their synonyms');
+    assert.equal(wn.related('organisation', 'organ'), true);
+    assert.equal(wn.related('organization', 'organ'), false, 'alike letters, no pointer');
+    assert.equal(wn.related('organ', 'organize'), false);
+    assert.equal(wn.related('cancel', 'kayak'), null, 'WordNet does not list "kayak"');
+    assert.equal(wn.related('kayak', 'kayak'), true, 'the same word needs no WordNet');
     wn.close();
   });
 
