@@ -3,7 +3,7 @@ import { namedDate } from './memory-items.js';
 import { defaultWordNet, type WordNet } from './wordnet.js';
 
 /** What kind of answer a question expects, where the wording says so. */
-export type AnswerType = 'time' | 'number' | 'place';
+export type AnswerType = 'time' | 'number' | 'place' | 'person';
 
 const ASKS_TIME = /^\s*(?:when|how long|since when|what (?:time|date|day|month|year)|which (?:time|date|day|month|year|week))\b/i;
 const ASKS_NUMBER = /^\s*(?:how (?:many|much|often|old|far))\b/i;
@@ -15,21 +15,24 @@ const YEAR = /\b(?:19|20)\d\d\b/;
 /** A fixed reference for parsing turns: only whether a time is named matters, not which. */
 const REFERENCE = new Date(Date.UTC(2000, 0, 1));
 
-/** The answer type a question's wording asks for ("When…" → time, "How many…" → number), or null. */
+/** The answer type a question's wording asks for ("When…" → time, "How many…" → number, "Where…" → place, "Who…" → person), or null. */
 export function expectedAnswerType(question: string): AnswerType | null {
   if (ASKS_TIME.test(question)) return 'time';
   if (ASKS_NUMBER.test(question)) return 'number';
   if (ASKS_PLACE.test(question)) return 'place';
+  if (asksWho(question)) return 'person';
   return null;
 }
 
 /**
  * True when `text` holds an answer of `type`: a time expression chrono can read ("last week",
- * "on 8 May", "two years ago") or a year; a number or count word; or a place (`namesPlace`, judged by `wordnet`).
+ * "on 8 May", "two years ago") or a year; a number or count word; a place (`namesPlace`) or a person (`namesPerson`),
+ * judged by `wordnet`.
  */
 export function holdsAnswerType(text: string, type: AnswerType, wordnet: WordNet = defaultWordNet()): boolean {
   if (type === 'number') return NUMBER.test(text);
   if (type === 'place') return namesPlace(text, wordnet);
+  if (type === 'person') return namesPerson(text, wordnet);
   return YEAR.test(text) || chrono.parse(text, REFERENCE).length > 0;
 }
 
@@ -94,6 +97,31 @@ export function namesPlace(text: string, wordnet: WordNet = defaultWordNet()): b
       // The phrase ends at punctuation: "in the park, then home" reads "park" only.
       if (!/^\s+$/.test(words[j + 1] ?? '')) break;
     }
+  }
+  return false;
+}
+
+/** Words before a name that address its bearer ("Hey Mel", "Thanks Jo"): the name is the one spoken to, not an answer. */
+const GREETINGS = /^(?:hey|hi|hello|thanks|thank|dear|bye|congrats|congratulations|wow|oh|yes|yeah|no|ok|okay|sorry|morning|evening|night)$/i;
+
+/**
+ * True when `text` names a person: a noun WordNet reads first as a person after a determiner or possessive ("my sister",
+ * "a friend", "the kids"), or a name inside a sentence: a capitalised word WordNet lists as no common word and, if at
+ * all, as a person ("with Jolene"), not opening a sentence and not addressed ("Hey Mel", "Thanks, Jo!", "…, Caroline.").
+ * Without WordNet, nothing is judged a person.
+ */
+export function namesPerson(text: string, wordnet: WordNet = defaultWordNet()): boolean {
+  if (!wordnet.available) return false;
+  const words = text.split(/([^\p{L}'-]+)/u);
+  for (let i = 0; i < words.length; i += 2) {
+    const w = words[i] ?? '';
+    const before = words[i - 1] ?? '';
+    if (/^\p{Lu}\p{Ll}{2,}$/u.test(w)) {
+      const opens = i === 0 || /[.!?]/.test(before);
+      const addressed = before.includes(',') || GREETINGS.test(words[i - 2] ?? '');
+      if (!opens && !addressed && !wordnet.senses(w).ordinary && (wordnet.nounKinds(w).length === 0 || wordnet.nounKinds(w).some((k) => k.lexFile === 'noun.person'))) return true;
+    } else if (w.length >= 3 && DETERMINERS.has((words[i - 2] ?? '').toLowerCase()) && /^\s+$/.test(before) &&
+      wordnet.nounKinds(w).some((k) => k.lexFile === 'noun.person')) return true;
   }
   return false;
 }

@@ -14,7 +14,7 @@ describe('a question that asks for a place', () => {
       'What country is Caroline from?', 'In which town does Nate live?']) assert.equal(expectedAnswerType(q), 'place', q);
     assert.equal(expectedAnswerType('When did Ana go camping?'), 'time');
     assert.equal(expectedAnswerType('How many times has Ana camped?'), 'number');
-    for (const q of ['What did Ana promise Ben?', 'Which book did Ben like?', 'Who went camping?', 'Did Ben say where he was?']) {
+    for (const q of ['What did Ana promise Ben?', 'Which book did Ben like?', 'Did Ben say where he was?']) {
       assert.equal(expectedAnswerType(q), null, q);
     }
   });
@@ -43,6 +43,21 @@ describe('a text that names a place', { skip: !wordnet.available && 'no WordNet 
 
   test('without WordNet nothing is judged a place', () => {
     assert.equal(holdsAnswerType('We camped at the beach in Sweden.', 'place', new WordNet('/nonexistent')), false);
+  });
+});
+
+describe('a question that asks for a person, and a text that names one', { skip: !wordnet.available && 'no WordNet at /usr/share/wordnet' }, () => {
+  test('"Who…?", "Whom…", "Which of them…" ask for a person', () => {
+    for (const q of ['Who went camping with Melanie?', 'Whom did Ana invite?', 'Which of them offered to drive?']) assert.equal(expectedAnswerType(q), 'person', q);
+  });
+
+  test('a person word or a name inside the sentence names a person; a greeting\'s name, a sentence\'s first word or a place do not', () => {
+    for (const text of ['I went camping with my sister last week.', 'My mentor helped me a lot.', 'I went there with Jolene and the kids.']) {
+      assert.ok(holdsAnswerType(text, 'person', wordnet), text);
+    }
+    for (const text of ['Hey Melanie, how are you?', 'Thanks, Joanna!', 'That sounds great, Caroline.', 'Camping is fun.', 'We moved to Sweden.']) {
+      assert.ok(!holdsAnswerType(text, 'person', wordnet), text);
+    }
   });
 });
 
@@ -81,5 +96,6 @@ describe('agentic question answering: "Where…?" finds the turn that names the 
 
     test('a negative boost is refused', async () => {
       await assert.rejects(answerQuestion(retriever, T, { question: 'Where has Ana camped?', k: 5 }, { placeAnswerBoost: -1 }), /placeAnswerBoost/);
+      await assert.rejects(answerQuestion(retriever, T, { question: 'Who camped?', k: 5 }, { personAnswerBoost: -1 }), /personAnswerBoost/);
     });
   });
