@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectedAnswerType, holdsAnswerType } from '../../../pipelines/retrieval/answer-type.js';
 import { answerQuestion } from '../../../pipelines/retrieval/agentic-query.js';
-import { Retriever } from '../../../pipelines/retrieval/retriever.js';
+import type { Retriever } from '../../../pipelines/retrieval/retriever.js';
 import { defaultWordNet, WordNet } from '../../../pipelines/retrieval/wordnet.js';
-import { memoryFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
+import { anaBenMemory } from '../../helpers/ana-ben-sessions.js';
+import type { MemoryFixture } from '../../helpers/memory-fixture.js';
 
 const wordnet = defaultWordNet();
 
@@ -67,15 +68,12 @@ describe('agentic question answering: "Where…?" finds the turn that names the 
     let f: MemoryFixture;
     let retriever: Retriever;
     before(async () => {
-      f = await memoryFixture(T, ['Ana', 'Ben']);
-      const say = (session: string, day: string, lines: [string, string][]) => f.sayBatch(session, lines.map(([speaker, text], i) => ({
-        speaker, addressees: [speaker === 'Ana' ? 'Ben' : 'Ana'], text, time: `2023-${day}T10:0${i}:00Z`,
-      })));
-      await say('s1', '06-01', [['Ana', 'I love camping, camping with the kids is the best.'], ['Ben', 'That sounds nice.'],
-        ['Ana', 'Camping makes the kids so happy, we camp a lot.'], ['Ben', 'I should try it one day.']]);
-      await say('s2', '07-20', [['Ben', 'Hey Ana, what is new?'], ['Ana', 'We camped at the beach last weekend, lovely.'],
-        ['Ben', 'Wow, good for you.'], ['Ana', 'I bake bread at weekends now.']]);
-      retriever = new Retriever(f, f.entities, f.embedder, { minPool: 1 });
+      ({ f, retriever } = await anaBenMemory(T, [
+        ['s1', '06-01', [['Ana', 'I love camping, camping with the kids is the best.'], ['Ben', 'That sounds nice.'],
+          ['Ana', 'Camping makes the kids so happy, we camp a lot.'], ['Ben', 'I should try it one day.']]],
+        ['s2', '07-20', [['Ben', 'Hey Ana, what is new?'], ['Ana', 'We camped at the beach last weekend, lovely.'],
+          ['Ben', 'Wow, good for you.'], ['Ana', 'I bake bread at weekends now.']]],
+      ]));
     });
     after(async () => {
       await f.close();
