@@ -40,7 +40,8 @@ const now = (): number => performance.now();
  * participant. A question that names a time ("in May 2023", "last week") also searches the turns
  * from then, and their evidence gains `timeBoost`, and more (`periodBoost`) when said inside the time itself, not
  * only in its slack; turns holding the kind of answer asked for
- * ("When…" → a time; how a time is judged: `timeAnswers`) gain `answerTypeBoost` ("Where…" → a place: `placeAnswerBoost`; "Who…" → a person: `personAnswerBoost`). The loop stops early when evidence is sufficient:
+ * ("When…" → a time; how a time is judged: `timeAnswers`) gain `answerTypeBoost` ("Where…" → a place: `placeAnswerBoost`;
+ * "Who…" → a person: `personAnswerBoost`). The loop stops early when evidence is sufficient:
  * memory is exhausted (a round found fewer records than it may keep), a round brought nothing new,
  * or (opt-in) the best record covers every content word. The best turns are then fused with the
  * facts, profiles, relations and persona nodes the question matches (`answerItems`): evidence items

@@ -8,7 +8,8 @@ export type AnswerType = 'time' | 'number' | 'place' | 'person';
 const ASKS_TIME = /^\s*(?:when|how long|since when|what (?:time|date|day|month|year)|which (?:time|date|day|month|year|week))\b/i;
 const ASKS_NUMBER = /^\s*(?:how (?:many|much|often|old|far))\b/i;
 /** "Where…", "From where…", "Which city…", "In what country…": the answer is a place. */
-const ASKS_PLACE = /^\s*(?:(?:from|to)\s+where|where|(?:(?:in|to|from|at)\s+)?(?:which|what)\s+(?:city|country|town|state|place|location|venue|village|county|region|continent|park|beach|restaurant|cafe|store|shop))\b/i;
+const ASKS_PLACE = new RegExp('^\\s*(?:(?:from|to)\\s+where|where|(?:(?:in|to|from|at)\\s+)?(?:which|what)\\s+(?:city|country|town|state|place|'
+  + 'location|venue|village|county|region|continent|park|beach|restaurant|cafe|store|shop))\\b', 'i');
 const NUMBER = /\b(?:\d+|once|twice|thrice|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|hundred|thousand|several|few|every (?:day|week|month|year))\b/i;
 /** A year on its own ("since 2019"), which chrono does not read as a time. */
 const YEAR = /\b(?:19|20)\d\d\b/;
@@ -47,7 +48,8 @@ const DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her'
  */
 const PLACE_KINDS = new Set(['structure', 'establishment', 'facility', 'geological formation', 'body of water', 'land', 'area', 'region', 'location']);
 /** Words that end the phrase after a place preposition: pronouns, and the conjunctions and prepositions past its noun ("in love with pottery"). */
-const NOT_PLACE = /^(?:it|me|you|him|her|us|them|there|here|which|what|who|whom|whose|with|for|of|about|and|or|but|on|by|like|than|so|because|when|after|before|while|during)$/;
+const NOT_PLACE = new Set(('it me you him her us them there here which what who whom whose '
+  + 'with for of about and or but on by like than so because when after before while during').split(' '));
 /** Per WordNet, whether a word's senses are places (`placeNoun`), cached: the same words recur in every ranking. */
 const placeCache = new WeakMap<WordNet, Map<string, boolean>>();
 
@@ -90,7 +92,7 @@ export function namesPlace(text: string, wordnet: WordNet = defaultWordNet()): b
     for (let n = 0; n < 3 && j < words.length; n++, j += 2) {
       const cand = words[j] ?? '';
       const lower = cand.toLowerCase();
-      if (lower.length < 3 || NOT_PLACE.test(lower) || PLACE_PREPOSITIONS.has(lower) || DETERMINERS.has(lower)) break;
+      if (lower.length < 3 || NOT_PLACE.has(lower) || PLACE_PREPOSITIONS.has(lower) || DETERMINERS.has(lower)) break;
       const next = (words[j + 2] ?? '').toLowerCase();
       const ofFollows = next === 'of' && /^\s+$/.test(words[j + 1] ?? '');
       if (!ofFollows && placeNoun(cand, wordnet, false) && (determined || !wordnet.senses(cand).notNoun)) return true;
@@ -119,7 +121,8 @@ export function namesPerson(text: string, wordnet: WordNet = defaultWordNet()): 
     if (/^\p{Lu}\p{Ll}{2,}$/u.test(w)) {
       const opens = i === 0 || /[.!?]/.test(before);
       const addressed = before.includes(',') || GREETINGS.test(words[i - 2] ?? '');
-      if (!opens && !addressed && !wordnet.senses(w).ordinary && (wordnet.nounKinds(w).length === 0 || wordnet.nounKinds(w).some((k) => k.lexFile === 'noun.person'))) return true;
+      const kinds = opens || addressed || wordnet.senses(w).ordinary ? null : wordnet.nounKinds(w);
+      if (kinds && (kinds.length === 0 || kinds.some((k) => k.lexFile === 'noun.person'))) return true;
     } else if (w.length >= 3 && DETERMINERS.has((words[i - 2] ?? '').toLowerCase()) && /^\s+$/.test(before) &&
       wordnet.nounKinds(w).some((k) => k.lexFile === 'noun.person')) return true;
   }
