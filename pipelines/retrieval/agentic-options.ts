@@ -176,6 +176,19 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   /** Score bonus factor for turns holding the kind of answer the question asks for ("When…" → a time); default 1. */
   answerTypeBoost?: number;
   /**
+   * Score bonus factor, in place of `answerTypeBoost`, for turns and facts that name a place on a question that asks for
+   * one ("Where has Melanie camped?": the turn naming the beach above turns only about camping; `namesPlace`: a
+   * capitalised name WordNet files as a location, or "at/in/to the <noun>" where WordNet reads the noun as a place);
+   * default 0 (off).
+   */
+  placeAnswerBoost?: number;
+  /**
+   * Score bonus factor, in place of `answerTypeBoost`, for turns and facts that name a person on a question that asks for
+   * one ("Who…?", `asksWho`; `namesPerson`: "my sister", "a friend", or a name inside a sentence, not the one addressed);
+   * default 0 (off).
+   */
+  personAnswerBoost?: number;
+  /**
    * How a turn or fact is judged to hold a time for `answerTypeBoost` on a "When…?" question (`TimeAnswerMode`): `words`
    * (its text names a time chrono reads, or a year), `dated` (its words date what it tells of against when it was said,
    * as its `event_time`: "I just joined a group last Tues"), `dated-facts` (`dated`, and a fact with an `eventTime`);

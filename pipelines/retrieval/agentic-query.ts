@@ -40,7 +40,8 @@ const now = (): number => performance.now();
  * participant. A question that names a time ("in May 2023", "last week") also searches the turns
  * from then, and their evidence gains `timeBoost`, and more (`periodBoost`) when said inside the time itself, not
  * only in its slack; turns holding the kind of answer asked for
- * ("When…" → a time; how a time is judged: `timeAnswers`) gain `answerTypeBoost`. The loop stops early when evidence is sufficient:
+ * ("When…" → a time; how a time is judged: `timeAnswers`) gain `answerTypeBoost` ("Where…" → a place: `placeAnswerBoost`;
+ * "Who…" → a person: `personAnswerBoost`). The loop stops early when evidence is sufficient:
  * memory is exhausted (a round found fewer records than it may keep), a round brought nothing new,
  * or (opt-in) the best record covers every content word. The best turns are then fused with the
  * facts, profiles, relations and persona nodes the question matches (`answerItems`): evidence items
@@ -163,11 +164,15 @@ export async function answerQuestion(
   const inPeriod = (m: { time: string; eventTime?: string | null }): boolean =>
     periodBoost > 0 && periods.length > 0 && (inScope(m.time, periods) || (!!m.eventTime && inScope(m.eventTime, periods)));
   const answerType = expectedAnswerType(input.question);
-  const typeBoost = options.answerTypeBoost ?? 1;
+  const placeBoost = options.placeAnswerBoost ?? 0;
+  if (!(placeBoost >= 0)) throw new RangeError(`placeAnswerBoost is a factor of 0 or more, got ${String(placeBoost)}`);
+  const personBoost = options.personAnswerBoost ?? 0;
+  if (!(personBoost >= 0)) throw new RangeError(`personAnswerBoost is a factor of 0 or more, got ${String(personBoost)}`);
+  const typeBoost = answerType === 'place' ? placeBoost : answerType === 'person' ? personBoost : options.answerTypeBoost ?? 1;
   const timeAnswers = options.timeAnswers ?? 'words';
   if (!TIME_ANSWER_MODES.includes(timeAnswers)) throw new RangeError(`timeAnswers is one of ${TIME_ANSWER_MODES.join(', ')}, got ${String(timeAnswers)}`);
   const holdsType = (m: { text: string; time: string; eventTime?: string | null }): boolean =>
-    answerType === 'time' ? holdsTimeAnswer(m, timeAnswers) : answerType !== null && holdsAnswerType(m.text, answerType);
+    answerType === 'time' ? holdsTimeAnswer(m, timeAnswers) : answerType !== null && holdsAnswerType(m.text, answerType, options.wordnet ?? defaultWordNet());
   // Neighbours reached by spreading honour the explicit filters too.
   const allowed = (u: Utterance): boolean => (!input.speakerId || u.speakerId === input.speakerId) &&
     (!input.addresseeId || u.addresseeIds.includes(input.addresseeId)) && (!input.scope || withinScope(u, input.scope));

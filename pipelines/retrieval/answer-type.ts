@@ -1,31 +1,132 @@
 import * as chrono from 'chrono-node';
 import { namedDate } from './memory-items.js';
+import { defaultWordNet, type WordNet } from './wordnet.js';
 
 /** What kind of answer a question expects, where the wording says so. */
-export type AnswerType = 'time' | 'number';
+export type AnswerType = 'time' | 'number' | 'place' | 'person';
 
 const ASKS_TIME = /^\s*(?:when|how long|since when|what (?:time|date|day|month|year)|which (?:time|date|day|month|year|week))\b/i;
 const ASKS_NUMBER = /^\s*(?:how (?:many|much|often|old|far))\b/i;
+/** "Where…", "From where…", "Which city…", "In what country…": the answer is a place. */
+const ASKS_PLACE = new RegExp('^\\s*(?:(?:from|to)\\s+where|where|(?:(?:in|to|from|at)\\s+)?(?:which|what)\\s+(?:city|country|town|state|place|'
+  + 'location|venue|village|county|region|continent|park|beach|restaurant|cafe|store|shop))\\b', 'i');
 const NUMBER = /\b(?:\d+|once|twice|thrice|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|hundred|thousand|several|few|every (?:day|week|month|year))\b/i;
 /** A year on its own ("since 2019"), which chrono does not read as a time. */
 const YEAR = /\b(?:19|20)\d\d\b/;
 /** A fixed reference for parsing turns: only whether a time is named matters, not which. */
 const REFERENCE = new Date(Date.UTC(2000, 0, 1));
 
-/** The answer type a question's wording asks for ("When…" → time, "How many…" → number), or null. */
+/** The answer type a question's wording asks for ("When…" → time, "How many…" → number, "Where…" → place, "Who…" → person), or null. */
 export function expectedAnswerType(question: string): AnswerType | null {
   if (ASKS_TIME.test(question)) return 'time';
   if (ASKS_NUMBER.test(question)) return 'number';
+  if (ASKS_PLACE.test(question)) return 'place';
+  if (asksWho(question)) return 'person';
   return null;
 }
 
 /**
  * True when `text` holds an answer of `type`: a time expression chrono can read ("last week",
- * "on 8 May", "two years ago") or a year; or a number or count word.
+ * "on 8 May", "two years ago") or a year; a number or count word; a place (`namesPlace`) or a person (`namesPerson`),
+ * judged by `wordnet`.
  */
-export function holdsAnswerType(text: string, type: AnswerType): boolean {
+export function holdsAnswerType(text: string, type: AnswerType, wordnet: WordNet = defaultWordNet()): boolean {
   if (type === 'number') return NUMBER.test(text);
+  if (type === 'place') return namesPlace(text, wordnet);
+  if (type === 'person') return namesPerson(text, wordnet);
   return YEAR.test(text) || chrono.parse(text, REFERENCE).length > 0;
+}
+
+/** Prepositions that put what follows them at a place ("at the beach", "to Paris", "from a small town"). */
+const PLACE_PREPOSITIONS = new Set(['at', 'in', 'to', 'from', 'into', 'near', 'around', 'inside', 'outside', 'across', 'toward', 'towards']);
+/** Words between such a preposition and its noun: articles, possessives, demonstratives. */
+const DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their', 'this', 'that', 'these', 'those', 'some', 'one']);
+/**
+ * Synsets a noun sense of a place falls under, by WordNet's hypernyms: built places (a museum, a restaurant, a gym:
+ * structures and establishments, facilities), the land and water (a beach, the mountains, a lake) and areas (a room).
+ * WordNet files many such nouns under noun.artifact or noun.object, not noun.location.
+ */
+const PLACE_KINDS = new Set(['structure', 'establishment', 'facility', 'geological formation', 'body of water', 'land', 'area', 'region', 'location']);
+/** Words that end the phrase after a place preposition: pronouns, and the conjunctions and prepositions past its noun ("in love with pottery"). */
+const NOT_PLACE = new Set(('it me you him her us them there here which what who whom whose '
+  + 'with for of about and or but on by like than so because when after before while during').split(' '));
+/** Per WordNet, whether a word's senses are places (`placeNoun`), cached: the same words recur in every ranking. */
+const placeCache = new WeakMap<WordNet, Map<string, boolean>>();
+
+/**
+ * True when WordNet reads `word` as a place: one of its noun senses is filed under noun.location or falls under a
+ * `PLACE_KINDS` synset ("beach" → geological formation, "museum" → structure, "Sweden" → noun.location). `proper`:
+ * the word was written capitalised, so only a capitalised WordNet noun counts (a name, not a common word that
+ * opens a sentence), and it must be a location by its lexicographer file.
+ */
+function placeNoun(word: string, wordnet: WordNet, proper: boolean): boolean {
+  let cache = placeCache.get(wordnet);
+  if (!cache) placeCache.set(wordnet, (cache = new Map()));
+  const key = `${proper ? 'P' : 'c'}:${word.toLowerCase()}`;
+  let hit = cache.get(key);
+  if (hit === undefined) {
+    if (proper) hit = wordnet.senses(word).proper && wordnet.nounKinds(word).some((k) => k.lexFile === 'noun.location');
+    else hit = wordnet.nounKinds(word, true).some((k) => k.lexFile === 'noun.location' || k.ancestors.some((a) => PLACE_KINDS.has(a)));
+    cache.set(key, hit);
+  }
+  return hit;
+}
+
+/**
+ * True when `text` names a place: a capitalised name WordNet files as a location ("Sweden", "Paris", "Boston"; a
+ * person's name is none), or a place preposition followed, past a determiner and up to two more words, by a noun
+ * WordNet reads as a place ("at the beach", "in the mountains", "to a little restaurant"). A noun right before "of"
+ * is not the place ("in the middle of it"). Without WordNet, nothing is judged a place.
+ */
+export function namesPlace(text: string, wordnet: WordNet = defaultWordNet()): boolean {
+  if (!wordnet.available) return false;
+  const words = text.split(/([^\p{L}'-]+)/u);
+  // words[even]: a word; words[odd]: what separates it from the next (spaces, punctuation).
+  for (let i = 0; i < words.length; i += 2) {
+    const w = words[i] ?? '';
+    if (/^\p{Lu}\p{Ll}{2,}$/u.test(w) && placeNoun(w, wordnet, true)) return true;
+    if (!PLACE_PREPOSITIONS.has(w.toLowerCase())) continue;
+    let j = i + 2;
+    const determined = DETERMINERS.has((words[j] ?? '').toLowerCase());
+    if (determined) j += 2;
+    for (let n = 0; n < 3 && j < words.length; n++, j += 2) {
+      const cand = words[j] ?? '';
+      const lower = cand.toLowerCase();
+      if (lower.length < 3 || NOT_PLACE.has(lower) || PLACE_PREPOSITIONS.has(lower) || DETERMINERS.has(lower)) break;
+      const next = (words[j + 2] ?? '').toLowerCase();
+      const ofFollows = next === 'of' && /^\s+$/.test(words[j + 1] ?? '');
+      if (!ofFollows && placeNoun(cand, wordnet, false) && (determined || !wordnet.senses(cand).notNoun)) return true;
+      // The phrase ends at punctuation: "in the park, then home" reads "park" only.
+      if (!/^\s+$/.test(words[j + 1] ?? '')) break;
+    }
+  }
+  return false;
+}
+
+/** Words before a name that address its bearer ("Hey Mel", "Thanks Jo"): the name is the one spoken to, not an answer. */
+const GREETINGS = /^(?:hey|hi|hello|thanks|thank|dear|bye|congrats|congratulations|wow|oh|yes|yeah|no|ok|okay|sorry|morning|evening|night)$/i;
+
+/**
+ * True when `text` names a person: a noun WordNet reads first as a person after a determiner or possessive ("my sister",
+ * "a friend", "the kids"), or a name inside a sentence: a capitalised word WordNet lists as no common word and, if at
+ * all, as a person ("with Jolene"), not opening a sentence and not addressed ("Hey Mel", "Thanks, Jo!", "…, Caroline.").
+ * Without WordNet, nothing is judged a person.
+ */
+export function namesPerson(text: string, wordnet: WordNet = defaultWordNet()): boolean {
+  if (!wordnet.available) return false;
+  const words = text.split(/([^\p{L}'-]+)/u);
+  for (let i = 0; i < words.length; i += 2) {
+    const w = words[i] ?? '';
+    const before = words[i - 1] ?? '';
+    if (/^\p{Lu}\p{Ll}{2,}$/u.test(w)) {
+      const opens = i === 0 || /[.!?]/.test(before);
+      const addressed = before.includes(',') || GREETINGS.test(words[i - 2] ?? '');
+      const kinds = opens || addressed || wordnet.senses(w).ordinary ? null : wordnet.nounKinds(w);
+      if (kinds && (kinds.length === 0 || kinds.some((k) => k.lexFile === 'noun.person'))) return true;
+    } else if (w.length >= 3 && DETERMINERS.has((words[i - 2] ?? '').toLowerCase()) && /^\s+$/.test(before) &&
+      wordnet.nounKinds(w).some((k) => k.lexFile === 'noun.person')) return true;
+  }
+  return false;
 }
 
 /**

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { holdsTimeAnswer } from '../../../pipelines/retrieval/answer-type.js';
 import { answerQuestion } from '../../../pipelines/retrieval/agentic-query.js';
-import { Retriever } from '../../../pipelines/retrieval/retriever.js';
-import { memoryFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
+import type { Retriever } from '../../../pipelines/retrieval/retriever.js';
+import { anaBenMemory } from '../../helpers/ana-ben-sessions.js';
+import type { MemoryFixture } from '../../helpers/memory-fixture.js';
 
 const SAID = '2023-07-20T14:00:00Z';
 
@@ -37,15 +38,12 @@ describe('agentic question answering: "When did…?" finds the turn the memory c
   let f: MemoryFixture;
   let retriever: Retriever;
   before(async () => {
-    f = await memoryFixture(T, ['Ana', 'Ben']);
-    const say = (session: string, day: string, lines: [string, string][]) => f.sayBatch(session, lines.map(([speaker, text], i) => ({
-      speaker, addressees: [speaker === 'Ana' ? 'Ben' : 'Ana'], text, time: `2023-${day}T10:0${i}:00Z`,
-    })));
-    await say('s1', '06-01', [['Ana', 'My activist group is great, the activist group does so much good.'], ['Ben', 'That sounds nice.'],
-      ['Ana', 'The people in the activist group are so kind.'], ['Ben', 'I should come along one day.']]);
-    await say('s2', '07-20', [['Ben', 'Hey Ana, what is new?'], ['Ana', 'I just joined a new activist group!'],
-      ['Ben', 'Wow, good for you.'], ['Ana', 'I bake bread at weekends now.']]);
-    retriever = new Retriever(f, f.entities, f.embedder, { minPool: 1 });
+    ({ f, retriever } = await anaBenMemory(T, [
+      ['s1', '06-01', [['Ana', 'My activist group is great, the activist group does so much good.'], ['Ben', 'That sounds nice.'],
+        ['Ana', 'The people in the activist group are so kind.'], ['Ben', 'I should come along one day.']]],
+      ['s2', '07-20', [['Ben', 'Hey Ana, what is new?'], ['Ana', 'I just joined a new activist group!'],
+        ['Ben', 'Wow, good for you.'], ['Ana', 'I bake bread at weekends now.']]],
+    ]));
   });
   after(async () => {
     await f.close();
