@@ -45,8 +45,11 @@ export function findVocatives(text: string, known?: ReadonlySet<string>): string
     const spokenOpening = !cased && (k === 0 || OPENERS.has(prev)) && k + 1 < t.length &&
       opensRequest(t[k + 1]!.lower, t.slice(k + 2, k + 4).map((x) => x.lower));
     // Typed text: a name closing its sentence (". ", "!" or the end) after a word that ends a clause ("See you tomorrow
-    // Ben."; rules 80), as `clauseClosing` reads a listener's; unpunctuated speech only there, with a listener's name.
-    const typedClosing = cased && k > 0 && (k + 1 === t.length || ['.', '!'].includes(t[k + 1]!.value)) && closesAsCall(prev, t[k - 2]?.lower);
+    // Ben."; rules 80), as `clauseClosing` reads a listener's; unpunctuated speech only there, with a listener's name. A
+    // name no one is known by must be a listed first name, no day or month, and not after a determiner ("See you Sunday.",
+    // "I saw that Madonna.").
+    const typedClosing = cased && k > 0 && (k + 1 === t.length || ['.', '!'].includes(t[k + 1]!.value)) && closesAsCall(prev, t[k - 2]?.lower)
+      && (known !== undefined || (givenNamePrevalence(t[k]!.value) > 0 && !DETERMINERS.has(prev) && !CALENDAR.test(t[k]!.lower)));
     if ((startSlot && endSlot) || (commaBefore && isPunct(k + 1)) || spokenOpening || typedClosing) {
       found.push(known ? t[k]!.lower : capitalise(t[k]!.value));
     }
@@ -150,6 +153,10 @@ export function edgeVocatives(sentence: string, listeners: readonly string[]): V
 const CLAUSE_ENDS = new Set(['it', 'that', 'this', 'these', 'those', 'you', 'tomorrow', 'today', 'tonight', 'later', 'soon', 'now', 'then',
   'again', 'too', 'please', 'here', 'there', 'already', 'yet', 'anyway', 'though', 'first', 'asap', 'morning', 'afternoon', 'evening',
   'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'weekend']);
+/** Words of `CLAUSE_ENDS` that may be determiners, taking a capitalised word after them ("that Madonna", "this April"). */
+const DETERMINERS = new Set(['this', 'that', 'these', 'those']);
+/** Days and months, which close a sentence as when, not whom ("See you Sunday.", "See you June!"). */
+const CALENDAR = /^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|august|september|october|november|december)$/;
 /** A verb "to be" before "it", "that", "you"…: the name after them is asked about, not called ("is it ben", "are you ben"). */
 const COPULAS = new Set(['is', 'was', 'are', 'were', "isn't", "wasn't", "aren't", "weren't", "'s", 'be']);
 
