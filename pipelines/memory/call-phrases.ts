@@ -53,10 +53,11 @@ const COMMA_COURTESY_TAIL = new RegExp(String.raw`${NOT_AFTER}\s*,\s*(?:${THANKS
 const BARE_COURTESY_TAIL = new RegExp(String.raw`${NOT_AFTER}(?<!\b(?:a|an|the|this|that|any|some|many|much|more|to|as|of|for|with|is|was|are|were|be|been|am))`
   + String.raw`\s+(?:${THANKS}|please)\s*([.!?]*)\s*$`, 'i');
 /**
- * A request: "can / could / would you…", "can I / we…", or an imperative, whose first word is no subject ("Cancel my
- * cleaning please", not "She is hard to please") and is not followed by a verb of its own ("Maria needs…").
+ * A request: "can / could / would you…", "can I / we…", a wish said as one ("I would like…", "I'd like…", "I want…";
+ * rules 80), or an imperative, whose first word is no subject ("Cancel my cleaning please", not "She is hard to please")
+ * and is not followed by a verb of its own ("Maria needs…").
  */
-const REQUEST = /^\s*(?:(?:ok(?:ay)?|so|and|hi|hello|oh|well|yes|now)[\s,]+)*(?:(?:can|could|would|will)\s+(?:you|i|we)\b|(?!(?:i|we|you|he|she|they|it|my|our|your|his|her|their|its|the|a|an|this|that|these|those|there|here|what|who|someone|everyone|nobody)\b)\p{L}+\b(?!['’]s\b)(?!\s+(?:is|was|are|were|has|had|have|needs?|wants?|said|says|will|would|can|could|should|must)\b))/iu;
+const REQUEST = /^\s*(?:(?:ok(?:ay)?|so|and|hi|hello|oh|well|yes|now)[\s,]+)*(?:(?:can|could|would|will)\s+(?:you|i|we)\b|(?:i|we)(?:\s+would|['’]d)\s+like\b|(?:i|we)\s+want\b|(?!(?:i|we|you|he|she|they|it|my|our|your|his|her|their|its|the|a|an|this|that|these|those|there|here|what|who|someone|everyone|nobody)\b)\p{L}+\b(?!['’]s\b)(?!\s+(?:is|was|are|were|has|had|have|needs?|wants?|said|says|will|would|can|could|should|must)\b))/iu;
 
 /** `sentence` without thanks or "please" closing it (see {@link COMMA_COURTESY_TAIL}); as said where nothing else would stay. */
 export function withoutCourtesyTail(sentence: string): string {

@@ -26,8 +26,10 @@ export function conjugateAfterI(nlp: WinkMethods, text: string, singularYou = fa
   const lemmas = tokens.out(its.lemma as unknown as typeof its.value);
   const spaces = tokens.out(its.precedingSpaces);
   for (let i = 0; i < values.length; i++) {
+    // "a thank-you note": the word before "you" across the hyphen ("thank"), which makes it no subject (rules 80).
+    const before = values[i - 1] === '-' ? i - 2 : i - 1;
     const you = singularYou && values[i]?.toLowerCase() === 'you' && (i === 0 || (pos[i - 1] !== 'AUX' && pos[i - 1] !== 'PART'
-      && !OBJECT_THEN_VERB.has((values[i - 1] ?? '').toLowerCase()) && !OBJECT_THEN_VERB.has(lemmas[i - 1] ?? '')));
+      && !OBJECT_THEN_VERB.has((values[before] ?? '').toLowerCase()) && !OBJECT_THEN_VERB.has(lemmas[before] ?? '')));
     if (values[i] !== 'I' && !you) continue;
     let j = i + 1;
     while (pos[j] === 'ADV' && j < i + 3) j++;

@@ -84,6 +84,15 @@ const YOU_AGREE: ReadonlyArray<readonly [RegExp, string]> = [
   [askYou("don['’]t"), "doesn't $"], [askYou("aren['’]t"), "isn't $"],
 ];
 
+/**
+ * "you" as the listener: not the "you" of the noun "a thank you" ("a big thank you", "a thank-you note", "thank you
+ * cards"), which thanks nobody in particular, nor of the formula "say thank you (to Grandma)" (rules 80). "I want to
+ * thank you", "thank you for the flowers" thank the listener.
+ */
+const LISTENER_YOU = new RegExp(String.raw`(?<!\bthank-)(?<!(?:\b(?:a|an|the|this|that|his|their|our|some|any|big|huge|quick|little|special|proper|personal|`
+  + String.raw`short|heartfelt|belated|massive|small|formal|handwritten|say|says|said|saying)|['’]s)\s+thank\s+)\byou\b`
+  + String.raw`(?!(?<=\bthank\s+you)\s+(?:card|note|letter|gift|present|message|e?mail|text|video|basket|party|dinner|lunch)s?\b)`, 'gi');
+
 /** Replace first- and second-person words in `text` by names. */
 export function resolvePronouns(text: string, who: Perspective): string {
   const s = who.speaker;
@@ -107,7 +116,7 @@ export function resolvePronouns(text: string, who: Perspective): string {
     [/\bmyself\b/gi, SELF.myself], [/\bmine\b/gi, `${s}'s`], [/\bmy\b/gi, `${s}'s`], [/\bme\b/gi, s],
     ...youAgree, [/\byou['’]re\b/gi, `${a} ${aVerb}`], [/\byou['’]ll\b/gi, `${a} will`], [/\byou['’]d\b/gi, `${a} would`],
     [/\byou['’]ve\b/gi, `${a} ${who.addressees.length > 1 ? 'have' : 'has'}`], [/\byourselves\b/gi, SELF.yourselves], [/\byourself\b/gi, SELF.yourself], [/\byours\b/gi, `${a}'s`],
-    [/\byour\b/gi, `${a}'s`], [/(?<!\bthank-)\byou\b/gi, a], // a "thank-you card" thanks nobody in particular
+    [/\byour\b/gi, `${a}'s`], [LISTENER_YOU, a],
     [/\bwe['’]re\b/gi, `${both} are`], [/\bwe['’]ll\b/gi, `${both} will`], [/\bwe['’]ve\b/gi, `${both} have`],
     [/\bwe['’]d\b/gi, `${both} would`], [/\bwe\b/gi, both], [/\bourselves\b/gi, SELF.ourselves], [/\bours\b/gi, ours], [/\bour\b/gi, ours], [/\bus\b/gi, both],
   ];

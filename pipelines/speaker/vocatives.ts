@@ -44,7 +44,13 @@ export function findVocatives(text: string, known?: ReadonlySet<string>): string
     // Unpunctuated speech: "robert can you…" opens the turn with the name, then a request or question.
     const spokenOpening = !cased && (k === 0 || OPENERS.has(prev)) && k + 1 < t.length &&
       opensRequest(t[k + 1]!.lower, t.slice(k + 2, k + 4).map((x) => x.lower));
-    if ((startSlot && endSlot) || (commaBefore && isPunct(k + 1)) || spokenOpening) {
+    // Typed text: a name closing its sentence (". ", "!" or the end) after a word that ends a clause ("See you tomorrow
+    // Ben."; rules 80), as `clauseClosing` reads a listener's; unpunctuated speech only there, with a listener's name. A
+    // name no one is known by must be a listed first name, no day or month, and not after a determiner ("See you Sunday.",
+    // "I saw that Madonna.").
+    const typedClosing = cased && k > 0 && (k + 1 === t.length || ['.', '!'].includes(t[k + 1]!.value)) && closesAsCall(prev, t[k - 2]?.lower)
+      && (known !== undefined || (givenNamePrevalence(t[k]!.value) > 0 && !DETERMINERS.has(prev) && !CALENDAR.test(t[k]!.lower)));
+    if ((startSlot && endSlot) || (commaBefore && isPunct(k + 1)) || spokenOpening || typedClosing) {
       found.push(known ? t[k]!.lower : capitalise(t[k]!.value));
     }
   }
@@ -110,11 +116,12 @@ const isSpoken = (sentence: string): boolean => !/\p{Lu}/u.test(withoutPronounI(
 
 /**
  * Where `sentence` calls one of `listeners` (the whole name or one word of a longer one, in any case) at its start or
- * its end: "Ben, my sister moved", "Hey Ben, …", "I'll bring the tent, Ben", "…, thanks Ben!", and in unpunctuated speech
- * (no capitals) "ben can you send it", "thanks ben see you friday". Not a name inside what is said ("Ben is a great
- * cook", "ben is late"). A sentence that is a call and nothing else ("Thanks Ben!", "Ben!") is one span `whole`. The
- * closing call is read after the opening one is set aside. The listeners are names known to the session: in speech
- * without punctuation only a known name can be told from a word that opens the sentence.
+ * its end: "Ben, my sister moved", "Hey Ben, …", "I'll bring the tent, Ben", "…, thanks Ben!", "See you tomorrow Ben."
+ * (`clauseClosing`), and in unpunctuated speech (no capitals) "ben can you send it", "thanks ben see you friday". Not a
+ * name inside what is said ("Ben is a great cook", "ben is late"). A sentence that is a call and nothing else ("Thanks
+ * Ben!", "Ben!") is one span `whole`. The closing call is read after the opening one is set aside. The listeners are
+ * names known to the session: in speech without punctuation only a known name can be told from a word that opens the
+ * sentence.
  */
 export function edgeVocatives(sentence: string, listeners: readonly string[]): VocativeSpan[] {
   const called = listeners.flatMap(calledBy).filter((n) => n.trim().length > 1).sort((a, b) => b.length - a.length);
@@ -130,31 +137,46 @@ export function edgeVocatives(sentence: string, listeners: readonly string[]): V
   const from = opening ? opening[0].length : 0;
   if (opening) spans.push({ start: 0, end: from, at: 'opening' });
   const whole = new RegExp(`^\\s*(?:${CALL_OPENERS}[\\s,]+${name}\\s*[.!?]*|${name}\\s*!+)\\s*$`, 'i').test(sentence);
-  const closing = new RegExp(`\\s*,\\s*(?:${CALL_OPENERS}\\s+)?${name}(?=\\s*[.!?]*\\s*$)`, 'i').exec(sentence.slice(from)) ??
-    (spokenNames.length > 0 && !whole && isSpoken(sentence) ? spokenClosing(sentence.slice(from), spoken) : null);
+  const rest = sentence.slice(from);
+  const closing = new RegExp(`\\s*,\\s*(?:${CALL_OPENERS}\\s+)?${name}(?=\\s*[.!?]*\\s*$)`, 'i').exec(rest) ?? (whole ? null
+    : isSpoken(sentence) ? (spokenNames.length > 0 ? clauseClosing(rest, spoken, false) : null) : clauseClosing(rest, name, true));
   if (closing) spans.push({ start: from + closing.index, end: from + closing.index + closing[0].length, at: 'closing' });
   if (spans.length > 0) return spans;
   return whole ? [{ start: 0, end: sentence.length, at: 'whole' }] : [];
 }
 
 /**
- * Words after which a name closing unpunctuated speech is no object but a call: a pronoun or a word of time or manner
- * that ends a clause ("see you tomorrow ben", "can you send it ben", "thanks for that ana", "see you friday ana").
- * Not a verb or a preposition, which would take the name ("I met ben", "talk to ana", "with ben").
+ * Words after which a name closing a sentence is no object but a call: a pronoun or a word of time or manner that ends a
+ * clause ("see you tomorrow ben", "can you send it ben", "thanks for that ana", "See you Friday Ana."). Not a verb or a
+ * preposition, which would take the name ("I met ben", "talk to ana", "I went with Ben.").
  */
 const CLAUSE_ENDS = new Set(['it', 'that', 'this', 'these', 'those', 'you', 'tomorrow', 'today', 'tonight', 'later', 'soon', 'now', 'then',
   'again', 'too', 'please', 'here', 'there', 'already', 'yet', 'anyway', 'though', 'first', 'asap', 'morning', 'afternoon', 'evening',
   'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'weekend']);
+/** Words of `CLAUSE_ENDS` that may be determiners, taking a capitalised word after them ("that Madonna", "this April"). */
+const DETERMINERS = new Set(['this', 'that', 'these', 'those']);
+/** Days and months, which close a sentence as when, not whom ("See you Sunday.", "See you June!"). */
+const CALENDAR = /^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|august|september|october|november|december)$/;
 /** A verb "to be" before "it", "that", "you"…: the name after them is asked about, not called ("is it ben", "are you ben"). */
 const COPULAS = new Set(['is', 'was', 'are', 'were', "isn't", "wasn't", "aren't", "weren't", "'s", 'be']);
 
 /**
- * The call by one of the `spoken` names (a pattern) that closes unpunctuated `text`, after a word that ends a clause
- * (`CLAUSE_ENDS`), with the space before it; null when the words before it are asked about ("is it ben").
+ * Whether a name closing its sentence after the word `last` (lower case; `beforeLast` the one before it) calls someone:
+ * after a word that ends a clause (`CLAUSE_ENDS`), not after one asked about ("is it ben", "are you Ben"). The one reading
+ * of a closing call without a comma, unpunctuated (rules 77) or typed (rules 80).
  */
-function spokenClosing(text: string, spoken: string): RegExpExecArray | null {
-  const m = new RegExp(`(?<=(?:^|\\s)(?:(\\S+)\\s+)?(\\S+))\\s+${spoken}(?=\\s*[.!?]*\\s*$)`, 'i').exec(text);
-  return m && CLAUSE_ENDS.has(m[2]!.toLowerCase()) && !COPULAS.has(m[1]?.toLowerCase() ?? '') ? m : null;
+function closesAsCall(last: string, beforeLast: string | undefined): boolean {
+  return CLAUSE_ENDS.has(last) && !COPULAS.has(beforeLast ?? '');
+}
+
+/**
+ * The call by one of the `names` (a pattern) that closes `text` after a word that ends a clause (`closesAsCall`), with
+ * the space before it. Unpunctuated speech: in any case, before any closing mark. `typed` text: the name as written
+ * (capitalised), before ".", "!" or the end ("See you tomorrow Ben."; rules 80).
+ */
+function clauseClosing(text: string, names: string, typed: boolean): RegExpExecArray | null {
+  const m = new RegExp(`(?<=(?:^|\\s)(?:(\\S+)\\s+)?(\\S+))\\s+${names}(?=\\s*${typed ? '[.!]' : '[.!?]'}*\\s*$)`, typed ? '' : 'i').exec(text);
+  return m && closesAsCall(m[2]!.toLowerCase(), m[1]?.toLowerCase()) ? m : null;
 }
 
 /**

@@ -207,8 +207,8 @@ describe('rules 78 (fixdates): review of rules 76', () => {
     // On 64e2e3e7: "She is hard to", "Maria Gomez's favourite old show is", "Maria Gomez needs to write Grandma a".
     assert.ok((await read('She is hard to please.')).some(([c]) => /hard to please$/.test(c)), JSON.stringify(await read('She is hard to please.')));
     assert.ok((await read('My favourite old show is Cheers.')).some(([c]) => /show is Cheers$/.test(c)));
-    // (The "you" of "a thank you" is still read as the listener: "…a thank Receptionist Jo", as on 94365665.)
-    assert.ok((await read('I need to write Grandma a thank you.')).some(([c]) => /Grandma a thank\b/.test(c)));
+    // The "you" of "a thank you" is no listener (rules 80; was "…a thank Receptionist Jo").
+    assert.ok((await read('I need to write Grandma a thank you.')).some(([c]) => /Grandma a thank you$/.test(c)));
     for (const s of ['We could hear the cheers.', 'The kids were eager to please', 'I sent her flowers as thanks.', 'I got a card that said many thanks',
       'She is hard to please.', 'My favourite old show is Cheers.', 'I need to write Grandma a thank you.']) assert.equal(withoutCourtesyTail(s), s);
     // Controls: a closing courtesy is still left out.
