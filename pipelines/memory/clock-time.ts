@@ -5,7 +5,10 @@
  * `YYYY-MM-DDTHH:MM` there lost a held-out LoCoMo turn to a date reader (docs/BENCHMARKS.md, rules50). A bare hour
  * with nothing to say morning or evening, told of the past ("I woke up at 4 on Friday"), is left out, as before: chrono
  * reads it as four in the morning. Said of a day ahead (a booking, a plan: "book a cleaning on Friday at 10", "let's meet
- * at 4 on Friday") it is read by business hours (trial12 F10): 7 to 11 in the morning, 12 to 6 in the afternoon.
+ * at 4 on Friday") it is read by business hours (trial12 F10): 7 to 11 in the morning, 12 to 6 in the afternoon. An
+ * evening's outing is the exception (rules 79, `EVENING_THING`): "a table for four at Luigi's on Friday at 8", dinner,
+ * drinks, a party, a show, a concert, a movie, a date night at 7 to 11 are in the evening (8pm); a dentist, a cleaning, a
+ * haircut, a meeting keep business hours.
  */
 import type * as chrono from 'chrono-node';
 
@@ -47,17 +50,71 @@ export function hourWordsAsNumbers(text: string): string {
 }
 
 /**
- * The clock time (`HH:MM`) a date phrase chrono read (`c`, from the words `phrase`) says, or null. A bare hour ("at 10")
- * is one only for a day `ahead`, by business hours: 7–11 is the morning, 12–6 the afternoon.
+ * An outing of the evening (rules 79): a table or a dinner, drinks, a party, a show, a concert, a movie or film, a gig,
+ * the theatre, a date night. Not one said for the day's earlier meals ("a table for brunch", "lunch").
  */
-export function clockOf(c: chrono.ParsedComponents, phrase: string, ahead = false): string | null {
+const EVENING_THING = /\b(?:tables?|dinner|supper|drinks|(?:the|a|an|our|my|his|her|their|your)\s+(?:[\w'’-]+\s+)?(?:party|show)|concerts?|movies?|films?|cinema|gigs?|theat(?:re|er)|date[\s-]night)\b/i;
+const EARLIER_MEAL = /\b(?:breakfast|brunch|lunch)\b/i;
+
+/**
+ * The hour of the day (0–23) a bare hour (1–12, no am / pm) said for a day ahead is, by `said` (the words it is said
+ * in): 7–11 the morning and 12–6 the afternoon by business hours, 7–11 the evening for an outing of the evening
+ * (`EVENING_THING`: "a table for four on Friday at 8" is 8pm).
+ */
+export function bareHour(hour: number, said: string): number {
+  if (hour < 7) return hour + 12;
+  return hour < 12 && EVENING_THING.test(said) && !EARLIER_MEAL.test(said) ? hour + 12 : hour;
+}
+
+/**
+ * The clock time (`HH:MM`) a date phrase chrono read (`c`, from the words `phrase`, in the sentence `said`) says, or
+ * null. A bare hour ("at 10") is one only for a day `ahead`, read by {@link bareHour}.
+ */
+export function clockOf(c: chrono.ParsedComponents, phrase: string, ahead = false, said = phrase): string | null {
   let hour = c.get('hour');
   if (!c.isCertain('hour') || hour === null || !CLOCK_SAID.test(phrase)) return null;
   if (!c.isCertain('meridiem') && hour < 13 && !HALF_OF_DAY.test(phrase)) {
     if (!ahead || !BARE_HOUR.test(phrase) || hour === 0) return null;
-    if (hour < 7) hour += 12;
+    hour = bareHour(hour, said);
   }
   return `${pad(hour)}:${pad(c.get('minute') ?? 0)}`;
+}
+
+/**
+ * A new hour said alone for the booking under discussion, with "instead" ("can we do 7 instead?", "make it 7pm instead",
+ * "how about 7:30 instead?"; rules 76): no day, so the one booking of the day it is said moves to that hour. A bare number
+ * is an hour only after "do", "at", "say" (rules 78) or "how / what about" (rules 79: "how about 7 instead?"): after
+ * "for", "make it" or a lone "about" it is as likely a count ("a table for 2 instead", "make it 2 instead", "about 7
+ * instead"), so there only an hour that says it is one (am / pm, o'clock, ":30") retimes.
+ */
+const HOUR_INSTEAD = new RegExp(String.raw`\b(?:(?:do|at|say|(?:how|what)\s+about)\s+(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|o['’]clock)?`
+  + String.raw`|(?:make\s+it|for|about)\s+(\d{1,2})(?:(?::(\d{2}))\s*(am|pm|a\.m\.|p\.m\.)?|\s*(am|pm|a\.m\.|p\.m\.|o['’]clock)))\s+instead\b(?!\s+of\b)`, 'i');
+
+/** A new hour said alone ({@link hourInstead}): hour, minute, half of the day said ("am" / "pm", or none), and where its words are. */
+export interface HourInstead {
+  hour: number;
+  minute: number;
+  half: string | null;
+  /** Where the words of the hour ("7pm", "7:30") start in the sentence, and where they end. */
+  start: number;
+  end: number;
+}
+
+/**
+ * The new hour said alone in `said` ({@link HOUR_INSTEAD}), or null. A bare hour is one a clock shows, 1 to 12 ("how
+ * about 20 instead?", "do 0 instead?" are no hour).
+ */
+export function hourInstead(said: string): HourInstead | null {
+  const m = HOUR_INSTEAD.exec(said);
+  if (!m) return null;
+  const hour = Number(m[1] ?? m[4]);
+  const minutes = m[2] ?? m[5];
+  const minute = Number(minutes ?? 0);
+  const half = m[3] ?? m[6] ?? m[7] ?? null;
+  // "do 7 o'clock": no half of the day said.
+  const told = half && /^[ap]/i.test(half) ? half : null;
+  if (minute > 59 || hour > 23 || (told && (hour === 0 || hour > 12)) || (!told && minutes === undefined && (hour === 0 || hour > 12))) return null;
+  return { hour, minute, half: told, start: m.index + m[0].search(/\d/), end: m.index + m[0].search(/\s+instead\b/i) };
 }
 
 /** `19:00` -> `7pm`, `19:30` -> `7:30pm`, `12:00` -> `noon`, `00:00` -> `midnight`: a clock time as written in a fact. */

@@ -253,6 +253,28 @@ function ownBooking(plan: Fact, said: ExtractedFact, sessionId: string | undefin
     || (said.addresseeIds.includes(plan.subjectId) && plan.planObject?.shared === true));
 }
 
+/** How an alternative that names only a new time moves a plan ({@link timeMove}). */
+interface TimeMove {
+  /** True for a plan of the day it is said that the alternative may move, where no open plan is about the same thing. */
+  may(plan: Fact): boolean;
+  /** The plan written again at the new time, or null where its text cannot say it. */
+  retell(plan: Fact): Retold | null;
+  /** True when a plan that cannot be written again still moves (a new day: the alternative's own text stands for it). */
+  bare: boolean;
+}
+
+/**
+ * The move an alternative naming only a new time makes, or null for any other fact. A new day ("let's do Saturday at
+ * seven instead"; fix9) moves any plan, written again with the new day where its text says its day (`retimedText`); a
+ * new hour alone ("can we do 7 instead?", "how about 7 instead?"; rules 76, 79) only the speaker's booking or a shared one
+ * of the same session (rules 78), and only to an hour it can be at (`reclockedText`), its day kept.
+ */
+function timeMove(fact: ExtractedFact, sessionId: string | undefined): TimeMove | null {
+  if (retimes(fact)) return { may: () => true, retell: (plan) => retimedText(plan, fact), bare: true };
+  if (fact.settles !== 'instead' || fact.eventTime || !retellsHour(fact.content)) return null;
+  return { may: (plan) => ownBooking(plan, fact, sessionId), retell: (plan) => reclockedText(plan, fact.content), bare: false };
+}
+
 function norm(v: string | null): string {
   return (v ?? '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
 }
@@ -480,14 +502,11 @@ export class RuleDecider implements Decider {
       const open = candidates.find((c) => (SETTLEABLE.has(c.fact.kind) || (isIntention(c.fact.content) && !resolutionDone(fact, c.fact))
           || (fact.settles === 'done' && PROBLEM.test(c.fact.content))) && fits(c))
         ?? candidates.find((c) => (fact.settles === 'instead' || fact.settles === 'cancelled') && c.fact.planObject?.event === true && fits(c));
-      // "Let's do Saturday at seven instead": an alternative naming only a new time moves the latest plan dated that day.
-      // "Can we do 7 instead?" (rules 76): a new hour alone moves the latest plan dated that day to it, its day kept.
-      // Only the speaker's booking, or one they share with a listener, said in this session moves so (rules 78): not another
-      // person's ("my haircut is Thursday at 2"), nor one of another session; and only to an hour it can be at.
-      const reclocks = fact.settles === 'instead' && !fact.eventTime && retellsHour(fact.content);
-      const reclocked = reclocks && !open ? latestDatedPlan(candidates.filter((c) => ownBooking(c.fact, fact, sessionId)), time) : undefined;
-      const moved = open ?? (retimes(fact) ? latestDatedPlan(candidates, time)
-        : reclocked && reclockedText(reclocked.fact, fact.content) ? reclocked : undefined);
+      // "Let's do Saturday at seven instead", "can we do 7 instead?": an alternative naming only a new time moves the latest
+      // plan dated that day it may move (`timeMove`).
+      const move = timeMove(fact, sessionId);
+      const dated = !open && move ? latestDatedPlan(candidates.filter((c) => move.may(c.fact)), time) : undefined;
+      const moved = open ?? (dated && move && (move.bare || move.retell(dated.fact)) ? dated : undefined);
       // A plan to cancel something is done by cancelling it ("I cancelled the paper delivery"): closed, not withdrawn.
       const withdrawn = fact.settles === 'cancelled'
         && !(fact.planObject && open?.fact.planObject && cancelIsPlanDone(fact.planObject, open.fact.planObject));
@@ -503,7 +522,7 @@ export class RuleDecider implements Decider {
       if (moved && withdrawn) return { op: 'DELETE', targetIds: [moved.fact.id, ...booked.map((c) => c.fact.id)] };
       if (booked.length > 0) return { op: 'DELETE', targetIds: booked.map((c) => c.fact.id) };
       // A plan moved by its new time alone is written again with that time, so it still says what it is (fix9).
-      const retold = moved && retimes(fact) ? retimedText(moved.fact, fact) : moved && reclocks ? reclockedText(moved.fact, fact.content) : null;
+      const retold = moved && move ? move.retell(moved.fact) : null;
       if (moved) return retold ? { op: 'UPDATE', targetId: moved.fact.id, retold } : { op: 'UPDATE', targetId: moved.fact.id };
       // Told in other words than the plan ("Paid Marcus back for the tickets" / "I owe Marcus forty quid for the concert
       // tickets"): the same named thing and a shared content word settle an open plan, commitment, obligation or state of

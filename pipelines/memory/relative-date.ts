@@ -6,7 +6,7 @@
 import * as chrono from 'chrono-node';
 import { bookedFor } from './booked-for.js';
 import { addDays, weekdayOfNextWeek } from './calendar-day.js';
-import { clockOf, hourWordsAsNumbers } from './clock-time.js';
+import { clockOf, hourInstead, hourWordsAsNumbers } from './clock-time.js';
 import { monthAheadYear } from './month-ahead.js';
 import { isHouseNumber, isRecurring } from './not-dates.js';
 import { COUNTED } from './spans.js';
@@ -339,6 +339,7 @@ export function findDates(text: string, refIso: string): FoundDate[] {
       : ahead.flatMap((r, k): Array<[chrono.ParsedResult, boolean]> => (backAt[k] ? behind.filter((b) => b.index === r.index).map((b) => [b, true]) : [[r, false]]));
   // Where the last phrase read past chrono's own ends ("the week before Christmas next year").
   let taken = -1;
+  const retimed = hourInstead(text);
   for (const [r, back] of results) {
     dayOfWeek(r.index);
     // "until Friday, so…": chrono keeps the comma.
@@ -361,13 +362,17 @@ export function findDates(text: string, refIso: string): FoundDate[] {
       const end = ordinal.index + ordinal.phrase.length;
       const after = /^\s+$/.test(text.slice(end, r.index)) || end === r.index;
       const before = /^\s+$/.test(text.slice(r.index + phrase.length, ordinal.index));
-      const clock = after || before ? clockOf(r.start, phrase, ordinal.date >= dayStart) : null;
+      const clock = after || before ? clockOf(r.start, phrase, ordinal.date >= dayStart, text) : null;
       if (clock) {
         ordinalFound.phrase = after ? text.slice(ordinal.index, r.index + phrase.length) : text.slice(r.index, end);
         ordinalFound.clock = clock;
         continue;
       }
     }
+    // "Let's do 7pm instead", "what about 7:30 instead?": a new hour alone for the booking under discussion keeps the
+    // booking's day (retimed.ts `reclockedText`); chrono's today (or tomorrow, for an hour gone by) is no day said (rules 79).
+    if (retimed && r.index < retimed.end && r.index + phrase.length > retimed.start && !r.start.isCertain('day')
+      && !r.start.isCertain('weekday') && !r.start.isCertain('month')) continue;
     // "the week before Christmas next year": "next year" is part of a phrase already read.
     if (r.index < taken || namesNoDay(text, r.index, phrase)) continue;
     // "Sunday is my favourite day", "the best part of the week": no date, the words stay as said.
@@ -432,7 +437,7 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     const duration = DURATION.test(phrase) || (/\bfor\s+(?:the\s+)?$/i.test(text.slice(0, r.index)) && !namesDay(phrase))
       || (SPEND_BEFORE.test(text.slice(0, r.index)) && COUNTED.test(phrase));
     const since = duration ? startOfPerfect(text, r, instant) : null;
-    const clock = duration || week || date.length !== 10 ? null : clockOf(r.start, phrase, !back);
+    const clock = duration || week || date.length !== 10 ? null : clockOf(r.start, phrase, !back, text);
     const movedFrom = movedTo.includes(r.index + said);
     out.push({ phrase, date, duration, week: week && !duration, ...(since ? { since } : {}), ...(clock ? { clock } : {}), ...(movedFrom ? { movedFrom } : {}) });
   }

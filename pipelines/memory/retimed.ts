@@ -6,7 +6,7 @@
  * plan still says what it is.
  */
 import type { Fact } from '../../graph/memory-store.js';
-import { spokenClock } from './clock-time.js';
+import { bareHour, hourInstead, spokenClock } from './clock-time.js';
 import { spokenDate } from './date-text.js';
 
 /** A day or date as said: a weekday, "tomorrow", "the weekend", "the 12th", a month's day. */
@@ -82,29 +82,7 @@ export function retimedText(plan: Fact, said: { eventTime?: string | null; conte
 }
 
 
-/**
- * A new hour said alone for the booking under discussion, with "instead" ("can we do 7 instead?", "make it 7pm instead",
- * "how about 7:30 instead?"; rules 76): no day, so the one booking of the day it is said moves to that hour. A bare number
- * is an hour only after "do", "at" or "say" (rules 78): after "for" or "make it" it is as likely a count ("a table for 2
- * instead", "make it 2 instead"), so there only an hour that says it is one (am / pm, o'clock, ":30") retimes.
- */
-const HOUR_INSTEAD = new RegExp(String.raw`\b(?:(?:do|at|say)\s+(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|o['’]clock)?`
-  + String.raw`|(?:make\s+it|for|about)\s+(\d{1,2})(?:(?::(\d{2}))\s*(am|pm|a\.m\.|p\.m\.)?|\s*(am|pm|a\.m\.|p\.m\.|o['’]clock)))\s+instead\b(?!\s+of\b)`, 'i');
-
-/** The hour, minute and half of the day ("am" / "pm", or none) of a new hour said alone ({@link HOUR_INSTEAD}), or null. */
-function hourInstead(content: string): { hour: number; minute: number; half: string | null } | null {
-  const m = HOUR_INSTEAD.exec(content);
-  if (!m) return null;
-  const hour = Number(m[1] ?? m[4]);
-  const minute = Number(m[2] ?? m[5] ?? 0);
-  const half = m[3] ?? m[6] ?? m[7] ?? null;
-  // "do 7 o'clock": no half of the day said. A bare count above a clock's twelve ("do 20 instead") is no hour.
-  const said = half && /^[ap]/i.test(half) ? half : null;
-  if (minute > 59 || hour > 23 || (said && (hour === 0 || hour > 12)) || (!said && m[2] === undefined && m[5] === undefined && hour > 12)) return null;
-  return { hour, minute, half: said };
-}
-
-/** True when `content` retimes by a new hour alone ({@link HOUR_INSTEAD}). */
+/** True when `content` retimes by a new hour alone (clock-time.ts `hourInstead`). */
 export function retellsHour(content: string): boolean {
   return hourInstead(content) !== null;
 }
@@ -120,7 +98,8 @@ function minutesOf(clock: string): number | null {
 /**
  * The booking `plan` retimed by a new hour said alone (`said`: "Can Maria and Jo do 7 instead?"; rules 76), its day
  * kept: an hour with am / pm as said; a bare one the half of the day nearest the booking's old time ("Tuesday at 5",
- * then "7": 7pm), or by business hours where it had none (7–11 the morning, 12–6 the afternoon, as clock-time.ts reads).
+ * then "7": 7pm), or as clock-time.ts reads a bare hour where it had none (`bareHour`: 7–11 the morning, 12–6 the
+ * afternoon by business hours; 7–11 the evening for an evening's outing, rules 79).
  * Null when `said` names no such hour or the plan's text does not write its day.
  */
 export function reclockedText(plan: Fact, said: string): Retold | null {
@@ -138,7 +117,7 @@ export function reclockedText(plan: Fact, said: string): Retold | null {
   else if (hour <= 12 && old !== null) {
     const am = (hour % 12) * 60 + minute;
     h = Math.abs(am + 12 * 60 - old) < Math.abs(am - old) ? (hour % 12) + 12 : hour % 12;
-  } else if (hour < 7) h = hour + 12;
+  } else h = bareHour(hour, plan.content);
   // A bare hour read as the small hours ("make it 2" after "at 8", read as 8am) is no booking's hour (rules 78).
   if (h > 23 || minute > 59 || (!m.half && h < 7)) return null;
   const clock = ` at ${spokenClock(`${String(h).padStart(2, '0')}:${String(minute).padStart(2, '0')}`)}`;

@@ -166,9 +166,10 @@ describe('rules 78 (fixdates): review of rules 76', () => {
       await f.say('s1', 'Maria', ['Jo'], turn, '2026-12-07T10:01:00.000Z');
       const current = await open(f, tenant);
       assert.ok(!current.some((c) => /\b2am\b/.test(c)), JSON.stringify(current));
-      // The table for 2 replaces the table for four (as on 94365665); "make it 2" leaves the booking as it was.
+      // The table for 2 replaces the table for four (as on 94365665); "make it 2" leaves the booking as it was (a table at
+      // 8 is 8pm since rules 79, clock-time.ts `bareHour`).
       assert.ok(current.includes(i === 0 ? 'Can Maria and Jo get a table for 2 instead?'
-        : "Maria is booking a table for four at Luigi's on Friday 11 December 2026 at 8am"), JSON.stringify(current));
+        : "Maria is booking a table for four at Luigi's on Friday 11 December 2026 at 8pm"), JSON.stringify(current));
     }
     assert.equal(retellsHour('Actually, can Maria and Jo get a table for 2 instead?'), false);
     assert.equal(retellsHour('Can Jo make it 2 instead?'), false);
