@@ -10,12 +10,17 @@ export const MAX_SESSION_METADATA_BYTES = 64 * 1024;
  * The key of a session's metadata that keeps its agents (participant ids) once a stream named them: a session that is no
  * longer live here (ended, or live on another server, or before a restart) is scoped and resumed with them. A key of the
  * server's own (`$`: `session.update` refuses every such key, as `PATCH /v1/participants` does `$pending_rename`), so no
- * client data is ever read as agents. The `agents` key earlier versions kept them under is not read: clients could
- * write it then (`session.update {"agents": [...]}`), and a real participant's id there would widen a `participants`
- * scope to whoever the client named; it stays as client metadata (a scrub takes it), and a session kept before names
- * its agents again when its stream reconnects with `?agent=`.
+ * client data is ever read as agents. The `agents` key earlier versions kept them under ({@link LEGACY_AGENTS_KEY}) is
+ * never read as people: clients could write it then (`session.update {"agents": [...]}`), and a real participant's id
+ * there would widen a `participants` scope to whoever the client named. It is read only to narrow a scope
+ * (`legacySessionAgents`), so a call kept before the upgrade keeps another call's agent words out as it did; it stays as
+ * client metadata otherwise (a scrub takes it), and a session kept before names its agents again when its stream
+ * reconnects with `?agent=`.
  */
 export const SESSION_AGENTS_KEY = '$agents';
+
+/** The key earlier versions kept a session's agents under, which clients could write too ({@link SESSION_AGENTS_KEY}). */
+export const LEGACY_AGENTS_KEY = 'agents';
 
 /** Whether `key` of a session's metadata is the server's to write (`$`…, like {@link SESSION_AGENTS_KEY}): a client's never is. */
 export function isServerMetadataKey(key: string): boolean {
@@ -62,7 +67,20 @@ export async function changeSessionMetadata(
  * participant's id, and anything that is no participant id at all.
  */
 export async function sessionAgents(graph: GraphStore, tenant: TenantId, metadata: Record<string, unknown>): Promise<string[]> {
-  const kept = metadata[SESSION_AGENTS_KEY];
+  return participantsNow(graph, tenant, metadata[SESSION_AGENTS_KEY]);
+}
+
+/**
+ * The agents a session kept before the server owned its agents' key ({@link LEGACY_AGENTS_KEY}), read as
+ * `sessionAgents` reads its own. Only to narrow a scope (`MemoryScope.agents`), never to widen it (`people`): a client
+ * could have written that list.
+ */
+export async function legacySessionAgents(graph: GraphStore, tenant: TenantId, metadata: Record<string, unknown>): Promise<string[]> {
+  return participantsNow(graph, tenant, metadata[LEGACY_AGENTS_KEY]);
+}
+
+/** The participant ids in `kept` (a stored list; anything else is none) as they are now, at most {@link MAX_AGENTS}. */
+async function participantsNow(graph: GraphStore, tenant: TenantId, kept: unknown): Promise<string[]> {
   if (!Array.isArray(kept)) return [];
   const agents: string[] = [];
   for (const id of kept.slice(0, MAX_AGENTS)) {

@@ -117,6 +117,30 @@ describe('a scoped question on a session no longer live: its agents as when it w
     assert.ok(kept.some((i) => i.session_id === 'sa-earlier'), `with the stream's agent, Luis's words to them are (${texts(kept)})`);
   });
 
+  test('review finding 1: a call stored before `$agents` (agents kept under `agents`) is not widened by the upgrade', async () => {
+    // The call as an earlier server kept it: the agent spoke in it, and its agents under `agents`. The agent's words in
+    // someone else's call ("out of stock until March", sa-other) stayed out of its scope then; they must now too.
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=sa-legacy`);
+    try {
+      await c.next('session.started');
+      c.sendJson({ type: 'utterance', speaker: 'Luis', addressees: ['Agent Sam'], text: 'Hello, it is Luis, asking about the red Trek bike.' });
+      await c.nextNew('transcript.final');
+      c.sendJson({ type: 'utterance', speaker: 'Agent Sam', addressees: ['Luis'], text: 'Sure Luis, let me check the bike for you.' });
+      await c.nextNew('transcript.final');
+      await end(c, 'sa-legacy');
+    } finally {
+      c.close();
+    }
+    const record = (await t.app.stores.graph.getSession('default', 'sa-legacy'))!;
+    assert.equal(record.metadata.$agents, undefined, 'no ?agent=: the server kept no agents');
+    const before = await query(t, 'sa-legacy');
+    assert.ok(before.some((i) => /out of stock/.test(i.text)), `without any agents kept, the agent is one of the call's people (${texts(before)})`);
+    await t.app.stores.graph.updateSession('default', 'sa-legacy', { metadata: { ...record.metadata, agents: [agent] } });
+    const legacy = await query(t, 'sa-legacy');
+    assert.ok(!legacy.some((i) => /out of stock/.test(i.text)), `the agent's words in another call are not in scope (${texts(legacy)})`);
+    assert.ok(legacy.some((i) => i.session_id === 'sa-legacy'), `the call's own turns are (${texts(legacy)})`);
+  });
+
   test('session.update cannot set the agents the session keeps; a stream resumed without ?agent= keeps them', async () => {
     const first = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=sa-resume&agent=${agent}`);
     await first.next('session.started');
