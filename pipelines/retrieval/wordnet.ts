@@ -308,9 +308,11 @@ export class WordNet {
    * Whether two lowercase words are one word in WordNet's eyes: they share a base form in some part of speech
    * (cancelled / cancels → cancel, married / marry), or a derivational pointer of any parts of speech (`+`, or the
    * pertainym `\`) joins a base form of one to a base form of the other, from either side (cancellation / cancel,
-   * allergic / allergy, pianist / piano, programmer / programming → program). False for words that only look alike
+   * allergic / allergy, pianist / piano, programmer / programming → program), or pointers from both reach one lemma:
+   * sibling derivations of a common base (manager / management → manage, economy / economics → economic, painter /
+   * paintings → paint). False for words that only look alike
    * (organization / organ, university / universe, author / authority). Null when WordNet lists either word in no part of
-   * speech, or is absent: it cannot tell.
+   * speech, or is absent: it cannot tell. Pairs WordNet joins by no pointer stay apart (gymnast / gymnastics).
    */
   related(a: string, b: string): boolean | null {
     if (a === b) return true;
@@ -321,8 +323,12 @@ export class WordNet {
     const ofX = new Set([...x].map((k) => k.slice(k.indexOf(':') + 1)));
     const ofY = new Set([...y].map((k) => k.slice(k.indexOf(':') + 1)));
     if ([...ofX].some((w) => ofY.has(w))) return true;
-    return [...x].some((k) => this.#derivations(k).some((w) => ofY.has(w)))
-      || [...y].some((k) => this.#derivations(k).some((w) => ofX.has(w)));
+    const fromX = new Set([...x].flatMap((k) => this.#derivations(k)));
+    const fromY = new Set([...y].flatMap((k) => this.#derivations(k)));
+    if ([...fromX].some((w) => ofY.has(w) || fromY.has(w)) || [...fromY].some((w) => ofX.has(w))) return true;
+    // A common base whose own pointers reach both: economic → economy, economics (economics points to nothing).
+    const reaches = (z: string, of: Set<string>): boolean => [...this.#lemmas(z)].some((k) => this.#derivations(k).some((w) => of.has(w)));
+    return [...fromX].some((z) => reaches(z, ofY)) || [...fromY].some((z) => reaches(z, ofX));
   }
 
   /** The base forms of `word` in every part of speech, as `pos:base`. */

@@ -255,6 +255,24 @@ describe('question words that match by stem only when related (issue #16, stem)'
     assert.equal(stemMatches('cancer', 'cancel'), false, 'not alike: WordNet is not asked');
   });
 
+  test('sibling derivations that share a root only through a third word match: manager ~ management (manage)', () => {
+    assert.equal(defaultWordNet().available, true, 'needs WordNet 3.0 (wordnet-base)');
+    const siblings: [string, string][] = [
+      ['management', 'manager'], ['employment', 'employer'], ['painter', 'paintings'], ['economy', 'economics'],
+      ['developer', 'development'], ['writer', 'writings'], ['governor', 'government'], ['investor', 'investment'], ['entertainer', 'entertainment'], ['athlete', 'athletics'],
+    ];
+    for (const [a, b] of siblings) {
+      for (const [term, word] of [[a, b], [b, a]] as const) {
+        assert.equal(coverage(`They talked about the ${word} all day.`, [term]), 1, `${term} ~ ${word}`);
+        assert.equal(stemMatches(word, term), true, `${term} ~ ${word}`);
+      }
+    }
+    assert.equal(coverage('I finally got promoted to manager at the store.', ['management']), 1);
+    assert.equal(coverage('My new employer lets me work from home on Fridays.', ['employment']), 1);
+    assert.equal(coverage('I sold three of my paintings at the fair!', ['painter']), 1);
+    assert.equal(coverage('She studies economics at the state college.', ['economy']), 1);
+  });
+
   test('without WordNet the letters alone decide, as before', () => {
     const none = new WordNet('/nonexistent-wordnet');
     assert.equal(stemMatches('organization', 'organ', none), true);
