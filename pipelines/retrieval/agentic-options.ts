@@ -198,7 +198,11 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
    * default `words` (`dated` lifted held-out LoCoMo temporal ans@1 but no evidence recall: docs/BENCHMARKS.md, locomo7).
    */
   timeAnswers?: TimeAnswerMode;
-  /** Where `synonymWeight` finds synonyms; default the local WordNet (`defaultWordNet`; absent: no synonyms). */
+  /**
+   * The WordNet of the question's word matches (the stem veto of `stemMatches`: absent, the letters alone decide), of
+   * `synonymWeight` (absent: no synonyms) and of the place and person answer types; default the local WordNet
+   * (`defaultWordNet`).
+   */
   wordnet?: WordNet;
   /** WordNet synonyms per content word for `synonymWeight`; default 4. */
   synonymsPerWord?: number;
