@@ -178,13 +178,16 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   /**
    * Score bonus factor, in place of `answerTypeBoost`, for turns and facts that name a place on a question that asks for
    * one ("Where has Melanie camped?": the turn naming the beach above turns only about camping; `namesPlace`: a
-   * capitalised name WordNet files as a location, or "at/in/to the <noun>" where WordNet reads the noun as a place);
+   * capitalised name WordNet files as a location after a place preposition, or elsewhere unless it opens a sentence,
+   * follows with/and/meet or is also a person ("Jordan is coming over" names none), or "at/in/to the <noun>" where
+   * WordNet reads the noun as a place, or "at home", "at work", "in bed");
    * default 0 (off).
    */
   placeAnswerBoost?: number;
   /**
    * Score bonus factor, in place of `answerTypeBoost`, for turns and facts that name a person on a question that asks for
-   * one ("Who…?", `asksWho`; `namesPerson`: "my sister", "a friend", or a name inside a sentence, not the one addressed);
+   * one ("Who…?", `asksWho`; `namesPerson`: "my sister", "a friend", "a great teacher" but not "a great book", or a name
+   * inside a sentence, not the one addressed);
    * default 0 (off).
    */
   personAnswerBoost?: number;
@@ -195,7 +198,11 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
    * default `words` (`dated` lifted held-out LoCoMo temporal ans@1 but no evidence recall: docs/BENCHMARKS.md, locomo7).
    */
   timeAnswers?: TimeAnswerMode;
-  /** Where `synonymWeight` finds synonyms; default the local WordNet (`defaultWordNet`; absent: no synonyms). */
+  /**
+   * The WordNet of the question's word matches (the stem veto of `stemMatches`: absent, the letters alone decide), of
+   * `synonymWeight` (absent: no synonyms) and of the place and person answer types; default the local WordNet
+   * (`defaultWordNet`).
+   */
   wordnet?: WordNet;
   /** WordNet synonyms per content word for `synonymWeight`; default 4. */
   synonymsPerWord?: number;

@@ -15,7 +15,7 @@ import { reciprocalRankFusion, type RankedList } from './rrf.js';
 import { spreadToNeighbours } from './session-context.js';
 import { runAction, type ActionContext } from './question-tools.js';
 import { temporalIntent } from './temporal-intent.js';
-import { defaultWordNet } from './wordnet.js';
+import { defaultWordNet, type WordNet } from './wordnet.js';
 import { answerable, DEFAULT_TOPIC_BARS, relevance, relevanceSignals, topicForms, type RelevanceSignals } from './relevance.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import { withinScope, type MemoryScope } from './context-scope.js';
@@ -71,7 +71,9 @@ export async function answerQuestion(
   // Only the participants holding a word of the question can be named in it: read those, not the tenant.
   const participants = await stores.graph.findParticipantsByWords(tenant, tokens(asked));
   const rewritten = rewriteQuestion(asked, participants, { keepTemporalCues: options.temporalCueTerms ?? false, askerId });
-  const stated = statedShares(rewritten.terms);
+  // The WordNet of the stem veto (`coverage`) and of the answer types: the configured one, else the system's.
+  const lexicon = options.wordnet ?? defaultWordNet();
+  const stated = statedShares(rewritten.terms, lexicon);
   // The session is context (`sessionBoost`), never a filter: a question from a new session finds the tenant's memory.
   const filters = {
     ...(input.speakerId ? { speakerId: input.speakerId } : {}), ...(input.addresseeId ? { addresseeId: input.addresseeId } : {}),
@@ -83,7 +85,7 @@ export async function answerQuestion(
     timePool: await turnsIn(stores.graph, tenant, ranges, filters, options.timePoolSize ?? 1000),
     ...(signal ? { signal } : {}),
   };
-  const wordnet = (options.synonymWeight ?? 0) > 0 ? options.wordnet ?? defaultWordNet() : null;
+  const wordnet = (options.synonymWeight ?? 0) > 0 ? lexicon : null;
   const synonyms = wordnet ? [...new Set(rewritten.terms.flatMap((t) => wordnet.synonymsOf(t, { perWord: options.synonymsPerWord ?? 4 })))]
     .filter((s) => !rewritten.terms.includes(s)) : [];
   const utterances = new Map<string, Utterance>();
@@ -139,7 +141,7 @@ export async function answerQuestion(
     if (fused.length < cap || fresh === 0) break;
     if (options.stopWhenCovered === true) {
       const [best] = await textsOf(stores.graph, tenant, ranking.slice(0, 1).map((r) => r.id), utterances);
-      if (rewritten.terms.length === 0 || (best !== undefined && covers(best, rewritten.terms))) break;
+      if (rewritten.terms.length === 0 || (best !== undefined && covers(best, rewritten.terms, lexicon))) break;
     }
     if (round === 1) {
       // Drawn from the turns within the scope: another person's memories must not choose the words searched for.
@@ -172,7 +174,7 @@ export async function answerQuestion(
   const timeAnswers = options.timeAnswers ?? 'words';
   if (!TIME_ANSWER_MODES.includes(timeAnswers)) throw new RangeError(`timeAnswers is one of ${TIME_ANSWER_MODES.join(', ')}, got ${String(timeAnswers)}`);
   const holdsType = (m: { text: string; time: string; eventTime?: string | null }): boolean =>
-    answerType === 'time' ? holdsTimeAnswer(m, timeAnswers) : answerType !== null && holdsAnswerType(m.text, answerType, options.wordnet ?? defaultWordNet());
+    answerType === 'time' ? holdsTimeAnswer(m, timeAnswers) : answerType !== null && holdsAnswerType(m.text, answerType, lexicon);
   // Neighbours reached by spreading honour the explicit filters too.
   const allowed = (u: Utterance): boolean => (!input.speakerId || u.speakerId === input.speakerId) &&
     (!input.addresseeId || u.addresseeIds.includes(input.addresseeId)) && (!input.scope || withinScope(u, input.scope));
@@ -193,14 +195,14 @@ export async function answerQuestion(
     ? Math.max(0, ...candidates.map((r) => utterances.get(r.id) as Utterance).filter((u) => boosted.includes(u.speakerId))
       .map(stated)) : null;
   const nameFactor = (text: string): number =>
-    namedSpeakerFactor(namedBoost, matchShare, bestMatch > 0 ? personMatch ?? coverage(text, rewritten.terms) : 0, bestMatch, matchPower);
+    namedSpeakerFactor(namedBoost, matchShare, bestMatch > 0 ? personMatch ?? coverage(text, rewritten.terms, lexicon) : 0, bestMatch, matchPower);
   const timeMatch = options.timeBoostMatch ?? 0;
   if (!(timeMatch >= 0 && timeMatch <= 1)) throw new RangeError(`timeBoostMatch is a share from 0 to 1, got ${String(timeMatch)}`);
   // Share of the time boosts an item earns (`timeBoostMatch`): in proportion to the question's content words it holds,
   // the words of the named time ("last week") left out; a question of none earns the full boost.
   const timeWords = new Set(tokens((scope?.expressions ?? []).join(' ')));
   const timeTerms = rewritten.terms.filter((t) => !timeWords.has(t));
-  const timeShare = (text: string): number => (timeMatch === 0 ? 1 : 1 - timeMatch + timeMatch * coverage(text, timeTerms));
+  const timeShare = (text: string): number => (timeMatch === 0 ? 1 : 1 - timeMatch + timeMatch * coverage(text, timeTerms, lexicon));
   const factor = (m: { speakerIds: string[]; addresseeIds: string[]; text: string; time: string; sessionId: string | null; eventTime?: string | null }): number => {
     const mine = askerId !== null && (m.speakerIds.includes(askerId) || m.addresseeIds.includes(askerId));
     const here = input.sessionId !== undefined && m.sessionId === input.sessionId;
@@ -218,7 +220,7 @@ export async function answerQuestion(
   const final = candidates
     .map((r) => {
       const u = utterances.get(r.id) as Utterance;
-      const answered = answeredFactor(u.text, askedBy.get(u.id)?.text, rewritten.terms, answeredWeight);
+      const answered = answeredFactor(u.text, askedBy.get(u.id)?.text, rewritten.terms, answeredWeight, lexicon);
       return { u, score: r.score * answered * factor({ speakerIds: [u.speakerId], addresseeIds: u.addresseeIds, text: u.text, time: u.time, sessionId: u.sessionId }) };
     })
     .sort((a, b) => b.score - a.score)
@@ -232,7 +234,7 @@ export async function answerQuestion(
   const evidence = await answerItems({
     stores, tenant, names: new NameResolver(stores.graph, tenant), question: input.question,
     keywords: [...rewritten.terms, ...rewritten.nameWords].join(' '), vector: questionVector,
-    terms: rewritten.terms, subjects: boosted, filters, askerId, factor, intent, asOf: asOf ? scope?.windows ?? [] : [], turns: final, k, rrfK, depth: ctx.depth,
+    terms: rewritten.terms, subjects: boosted, filters, askerId, factor, intent, asOf: asOf ? scope?.windows ?? [] : [], turns: final, k, rrfK, depth: ctx.depth, wordnet: lexicon,
     ...(input.now ? { now: input.now.toISOString() } : {}), ...(input.scope ? { scope: input.scope } : {}),
   }, {
     ...options, ...(who ? { supersededFactor: options.whoSupersededFactor ?? 1 } : {}),
@@ -241,8 +243,8 @@ export async function answerQuestion(
   const relevanceStarted = now();
   // Computed whether or not anyone listens: an optional call would skip evaluating its argument.
   const bars = options.topicGate ?? null;
-  const topic = bars === null ? null : topicForms(rewritten.terms, options.wordnet ?? defaultWordNet());
-  const signals = await withRelevance(retriever, evidence, rewritten.terms, rewritten.participantIds, questionVector, topic);
+  const topic = bars === null ? null : topicForms(rewritten.terms, lexicon);
+  const signals = await withRelevance(retriever, evidence, rewritten.terms, rewritten.participantIds, questionVector, topic, lexicon);
   options.onRelevanceSignals?.(signals);
   timings.relevance_ms = now() - relevanceStarted;
   timings.total_ms = now() - t0;
@@ -251,18 +253,19 @@ export async function answerQuestion(
 
 /**
  * Set each item's `relevance` (`relevance.ts`) from its words and its text vector (the items embedded in one call);
- * returns the signals, item by item. An embedder that fails leaves the dense signal out, never the answer.
+ * returns the signals, item by item, words matched with WordNet `lexicon`. An embedder that fails leaves the dense signal
+ * out, never the answer.
  */
 async function withRelevance(
   retriever: Retriever, items: MemoryItem[], terms: readonly string[], named: readonly string[], question: Float32Array | null,
-  topic: string[][] | null,
+  topic: string[][] | null, lexicon: WordNet,
 ): Promise<RelevanceSignals[]> {
   // The topic words alone ("blood type" of "What is Ana's blood type?") are embedded in the same call as the items.
   const topicText = topic && terms.length > 0 ? [terms.join(' ')] : [];
   const vectors = question && items.length > 0 ? await retriever.embedder.embed([...items.map((m) => m.text), ...topicText]).catch(() => null) : null;
   const topicVector = topicText.length > 0 ? vectors?.[items.length] ?? null : null;
   return items.map((m, i) => {
-    const s = relevanceSignals(m, terms, named, question, vectors?.[i] ?? null, topic ? { words: topic, vector: topicVector } : undefined);
+    const s = relevanceSignals(m, terms, named, question, vectors?.[i] ?? null, topic ? { words: topic, vector: topicVector } : undefined, lexicon);
     m.relevance = relevance(s);
     return s;
   });

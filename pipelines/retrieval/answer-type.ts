@@ -7,8 +7,8 @@ export type AnswerType = 'time' | 'number' | 'place' | 'person';
 
 const ASKS_TIME = /^\s*(?:when|how long|since when|what (?:time|date|day|month|year)|which (?:time|date|day|month|year|week))\b/i;
 const ASKS_NUMBER = /^\s*(?:how (?:many|much|often|old|far))\b/i;
-/** "Where…", "From where…", "Which city…", "In what country…": the answer is a place. */
-const ASKS_PLACE = new RegExp('^\\s*(?:(?:from|to)\\s+where|where|(?:(?:in|to|from|at)\\s+)?(?:which|what)\\s+(?:city|country|town|state|place|'
+/** "Where…", "From where…", "Which city…", "In what country…": the answer is a place ("What state of mind…" asks none). */
+const ASKS_PLACE = new RegExp('^\\s*(?:(?:from|to)\\s+where|where|(?:(?:in|to|from|at)\\s+)?(?:which|what)\\s+(?:city|country|town|state(?!\\s+of\\b)|place|'
   + 'location|venue|village|county|region|continent|park|beach|restaurant|cafe|store|shop))\\b', 'i');
 const NUMBER = /\b(?:\d+|once|twice|thrice|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|hundred|thousand|several|few|every (?:day|week|month|year))\b/i;
 /** A year on its own ("since 2019"), which chrono does not read as a time. */
@@ -47,15 +47,22 @@ const DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her'
  * WordNet files many such nouns under noun.artifact or noun.object, not noun.location.
  */
 const PLACE_KINDS = new Set(['structure', 'establishment', 'facility', 'geological formation', 'body of water', 'land', 'area', 'region', 'location']);
-/** Words that end the phrase after a place preposition: pronouns, and the conjunctions and prepositions past its noun ("in love with pottery"). */
-const NOT_PLACE = new Set(('it me you him her us them there here which what who whom whose '
+/**
+ * Words that end the phrase after a place preposition: pronouns, the conjunctions and prepositions past its noun ("in
+ * love with pottery"), and "end" ("in the end"; "at the end of the road" is read by its "of").
+ */
+const NOT_PLACE = new Set(('it me you him her us them there here which what who whom whose end '
   + 'with for of about and or but on by like than so because when after before while during').split(' '));
+/** Nouns that name a place right after the preposition, with no determiner, though WordNet does not say so ("at work", "in bed"). */
+const BARE_PLACES = new Set(['home', 'work', 'bed', 'school', 'church', 'college', 'hospital']);
+/** Words right before a name that make it a person's, not a place's ("with Jordan", "meeting Sydney"). */
+const BEFORE_PERSON = /^(?:with|and|meet|meets|meeting|met)$/i;
 /** Per WordNet, whether a word's senses are places (`placeNoun`), cached: the same words recur in every ranking. */
 const placeCache = new WeakMap<WordNet, Map<string, boolean>>();
 
 /**
- * True when WordNet reads `word` as a place: one of its noun senses is filed under noun.location or falls under a
- * `PLACE_KINDS` synset ("beach" → geological formation, "museum" → structure, "Sweden" → noun.location). `proper`:
+ * True when WordNet reads `word` as a place: one of its noun senses (`seen`: not a rare one, as "meeting" where two
+ * rivers meet) is filed under noun.location or falls under a `PLACE_KINDS` synset ("beach" → geological formation, "museum" → structure, "Sweden" → noun.location). `proper`:
  * the word was written capitalised, so only a capitalised WordNet noun counts (a name, not a common word that
  * opens a sentence), and it must be a location by its lexicographer file.
  */
@@ -66,7 +73,7 @@ function placeNoun(word: string, wordnet: WordNet, proper: boolean): boolean {
   let hit = cache.get(key);
   if (hit === undefined) {
     if (proper) hit = wordnet.senses(word).proper && wordnet.nounKinds(word).some((k) => k.lexFile === 'noun.location');
-    else hit = wordnet.nounKinds(word, true).some((k) => k.lexFile === 'noun.location' || k.ancestors.some((a) => PLACE_KINDS.has(a)));
+    else hit = wordnet.nounKinds(word, 'seen').some((k) => k.lexFile === 'noun.location' || k.ancestors.some((a) => PLACE_KINDS.has(a)));
     cache.set(key, hit);
   }
   return hit;
@@ -74,9 +81,12 @@ function placeNoun(word: string, wordnet: WordNet, proper: boolean): boolean {
 
 /**
  * True when `text` names a place: a capitalised name WordNet files as a location ("Sweden", "Paris", "Boston"; a
- * person's name is none), or a place preposition followed, past a determiner and up to two more words, by a noun
- * WordNet reads as a place ("at the beach", "in the mountains", "to a little restaurant"). A noun right before "of"
- * is not the place ("in the middle of it"). Without WordNet, nothing is judged a place.
+ * person's name is none) after a place preposition ("to Sydney"), or elsewhere when it does not open a sentence, does
+ * not follow with/and/meet ("with Jordan", "meeting Sydney") and WordNet files it as no person either: many places
+ * are given names too ("Jordan is coming over", "Georgia loves her dog"); or a place preposition followed, past a
+ * determiner and up to two more words, by a noun WordNet reads as a place ("at the beach", "in the mountains", "to a
+ * little restaurant"), or right after it by one of `BARE_PLACES` ("at home", "at work", "in bed"). A noun right before
+ * "of" is not the place ("in the middle of it"). Without WordNet, nothing is judged a place.
  */
 export function namesPlace(text: string, wordnet: WordNet = defaultWordNet()): boolean {
   if (!wordnet.available) return false;
@@ -84,8 +94,14 @@ export function namesPlace(text: string, wordnet: WordNet = defaultWordNet()): b
   // words[even]: a word; words[odd]: what separates it from the next (spaces, punctuation).
   for (let i = 0; i < words.length; i += 2) {
     const w = words[i] ?? '';
-    if (/^\p{Lu}\p{Ll}{2,}$/u.test(w) && placeNoun(w, wordnet, true)) return true;
+    if (/^\p{Lu}\p{Ll}{2,}$/u.test(w) && placeNoun(w, wordnet, true)) {
+      const before = words[i - 2] ?? '';
+      const after = PLACE_PREPOSITIONS.has(before.toLowerCase()) && /^\s+$/.test(words[i - 1] ?? '');
+      const opens = i === 0 || /[.!?]/.test(words[i - 1] ?? '');
+      if (after || !(opens || BEFORE_PERSON.test(before) || wordnet.nounKinds(w, true).some((k) => k.lexFile === 'noun.person'))) return true;
+    }
     if (!PLACE_PREPOSITIONS.has(w.toLowerCase())) continue;
+    if (BARE_PLACES.has((words[i + 2] ?? '').toLowerCase()) && /^\s+$/.test(words[i + 1] ?? '')) return true;
     let j = i + 2;
     const determined = DETERMINERS.has((words[j] ?? '').toLowerCase());
     if (determined) j += 2;
@@ -108,7 +124,8 @@ const GREETINGS = /^(?:hey|hi|hello|thanks|thank|dear|bye|congrats|congratulatio
 
 /**
  * True when `text` names a person: a noun WordNet reads first as a person after a determiner or possessive ("my sister",
- * "a friend", "the kids"), or a name inside a sentence: a capitalised word WordNet lists as no common word and, if at
+ * "a friend", "the kids"), past up to two words WordNet counts in use as adjectives only ("a great teacher"; "a great
+ * book", "a natural at it" name none), or a name inside a sentence: a capitalised word WordNet lists as no common word and, if at
  * all, as a person ("with Jolene"), not opening a sentence and not addressed ("Hey Mel", "Thanks, Jo!", "…, Caroline.").
  * Without WordNet, nothing is judged a person.
  */
@@ -123,8 +140,12 @@ export function namesPerson(text: string, wordnet: WordNet = defaultWordNet()): 
       const addressed = before.includes(',') || GREETINGS.test(words[i - 2] ?? '');
       const kinds = opens || addressed || wordnet.senses(w).ordinary ? null : wordnet.nounKinds(w);
       if (kinds && (kinds.length === 0 || kinds.some((k) => k.lexFile === 'noun.person'))) return true;
-    } else if (w.length >= 3 && DETERMINERS.has((words[i - 2] ?? '').toLowerCase()) && /^\s+$/.test(before) &&
-      wordnet.nounKinds(w).some((k) => k.lexFile === 'noun.person')) return true;
+    } else if (w.length >= 3 && DETERMINERS.has((words[i - 2] ?? '').toLowerCase()) && /^\s+$/.test(before)) {
+      let j = i;
+      for (let n = 0; n < 2 && wordnet.adjectiveOnlyInUse(words[j] ?? '') && /^\s+$/.test(words[j + 1] ?? ''); n++) j += 2;
+      const head = words[j] ?? '';
+      if (head.length >= 3 && !wordnet.adjectiveOnlyInUse(head) && wordnet.nounKinds(head).some((k) => k.lexFile === 'noun.person')) return true;
+    }
   }
   return false;
 }

@@ -10,6 +10,7 @@ import { factItem, personaItem, utteranceItem, type NameResolver } from './memor
 import type { SearchFilters } from './pool-search.js';
 import { expectedAnswerType } from './answer-type.js';
 import { coverage } from './question-policy.js';
+import { defaultWordNet, type WordNet } from './wordnet.js';
 import { oncePerSourceTurn } from './one-per-turn.js';
 import { reciprocalRankFusion } from './rrf.js';
 import { personaWithin, withinScope, type MemoryScope } from './context-scope.js';
@@ -142,6 +143,8 @@ export interface MemoryLayerInput {
   asOf?: readonly AsOfWindow[];
   /** The loop's turns, best first (scores only order them). */
   turns: { u: Utterance; score: number }[];
+  /** The WordNet that word matches (`coverage`) read (`AgenticOptions.wordnet`); default the system's. */
+  wordnet?: WordNet;
   k: number;
   /** RRF constant of the fusion. */
   rrfK: number;
@@ -193,7 +196,7 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
   const { scope } = input;
   const facts = matched.filter((f) => !introduction(f) && (!scope || withinScope(f, scope)));
   const turnCandidates: Candidate[] = input.turns.map((t, i) => ({ kind: 'turn', id: t.u.id, score: share(i + 1), u: t.u, closedAt: closedAt.get(t.u.id) ?? null }));
-  const topical = facts.filter((f) => input.terms.length === 0 || coverage(factWords(f), input.terms) > 0);
+  const topical = facts.filter((f) => input.terms.length === 0 || coverage(factWords(f), input.terms, input.wordnet ?? defaultWordNet()) > 0);
   const ownRank = (weight: number) => (f: Fact, i: number): number =>
     weight * share(i + 1) * input.factor({ speakerIds: [f.speakerId, f.subjectId], addresseeIds: f.addresseeIds, text: f.content, time: f.time, sessionId: f.sessionId, eventTime: f.eventTime });
   const superseded = (f: Fact): boolean => f.validTo !== null || (endsStale && factEnded(f, nowIso));
@@ -239,7 +242,7 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
 
   // Among facts of one slot (or one subject and topic) that ended on their own and answer a "When…?" (`endedAnswersWhen`), the newest told leads
   // (`endedNewestFirst`): the others rank as superseded items do.
-  const endedOlder = validity && !endsStale && (o.endedNewestFirst ?? true) ? olderEnded(candidates, nowIso, input.terms) : new Set<string>();
+  const endedOlder = validity && !endsStale && (o.endedNewestFirst ?? true) ? olderEnded(candidates, nowIso, input.terms, input.wordnet ?? defaultWordNet()) : new Set<string>();
   const ranked = candidates.flatMap((c) => {
     if (endedOlder.has(c.id)) return [{ ...c, score: c.score * (o.supersededFactor ?? 0.5) }];
     if (!validity || !stale(c)) return [c];
@@ -370,12 +373,12 @@ async function matchFacts(input: MemoryLayerInput): Promise<Fact[]> {
 /**
  * Ids of the fact candidates that ended on their own (`validUntil` past as of `now`, nothing replaced them) while a fact
  * told later on the same subject did too, in the same slot, or (slotless: "Chidi is out on Friday…") holding the same
- * content words of the question: the older ones of each group.
+ * content words of the question (`coverage` with `wordnet`): the older ones of each group.
  */
-function olderEnded(candidates: readonly Candidate[], now: string, terms: readonly string[]): Set<string> {
+function olderEnded(candidates: readonly Candidate[], now: string, terms: readonly string[], wordnet: WordNet): Set<string> {
   const keyOf = (f: Fact): string | null => {
     if (f.slot !== null) return `${f.subjectId}|slot|${f.slot}`;
-    const held = terms.filter((t) => coverage(factWords(f), [t]) === 1);
+    const held = terms.filter((t) => coverage(factWords(f), [t], wordnet) === 1);
     return held.length === 0 ? null : `${f.subjectId}|words|${[...held].sort().join(' ')}`;
   };
   const newest = new Map<string, Fact>();

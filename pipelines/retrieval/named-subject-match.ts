@@ -4,6 +4,7 @@
  */
 import type { Utterance } from '../../graph/types.js';
 import { coverage } from './question-policy.js';
+import { defaultWordNet, type WordNet } from './wordnet.js';
 
 /**
  * The score factor of a turn by the question's named subject (`namedBoostMatch`): `1 + boost × (1 − share +
@@ -34,15 +35,15 @@ export function subjectSearchFactors<T extends Pick<Utterance, 'speakerId' | 'te
 }
 
 /**
- * The share of `terms` each turn states (`coverage` of its `statedPart`), computed once per turn id and
- * kept for one question only (the terms are that question's).
+ * The share of `terms` each turn states (`coverage` of its `statedPart`, WordNet `wordnet`), computed once per turn id
+ * and kept for one question only (the terms are that question's).
  */
-export function statedShares(terms: readonly string[]): (u: Pick<Utterance, 'id' | 'text'>) => number {
+export function statedShares(terms: readonly string[], wordnet: WordNet = defaultWordNet()): (u: Pick<Utterance, 'id' | 'text'>) => number {
   const shares = new Map<string, number>();
   return (u) => {
     let share = shares.get(u.id);
     if (share === undefined) {
-      share = coverage(statedPart(u.text), terms);
+      share = coverage(statedPart(u.text), terms, wordnet);
       shares.set(u.id, share);
     }
     return share;

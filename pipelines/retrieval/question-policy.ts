@@ -175,9 +175,9 @@ export function coverage(text: string, terms: readonly string[], wordnet: WordNe
   return held.length / terms.length;
 }
 
-/** True when every term occurs in `text` (stem prefix match). */
-export function covers(text: string, terms: readonly string[]): boolean {
-  return coverage(text, terms) === 1;
+/** True when every term occurs in `text` (`coverage`, WordNet `wordnet`). */
+export function covers(text: string, terms: readonly string[], wordnet: WordNet = defaultWordNet()): boolean {
+  return coverage(text, terms, wordnet) === 1;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { MemoryItem } from '../../graph/core/events.js';
 import { coverage, stemMatches } from './question-policy.js';
 import { tokens } from './question-rewrite.js';
-import type { WordNet } from './wordnet.js';
+import { defaultWordNet, type WordNet } from './wordnet.js';
 
 /**
  * What the loop knows of how well one item answers the question, each in [0, 1] (`dense` in [-1, 1]), none of
@@ -85,23 +85,23 @@ export function answerable(
 /**
  * An item's signals: `terms` are the question's content words (`RewrittenQuestion.terms`), `named` the participants
  * it names, `question` and `item` their text vectors (unit length; null when embedding failed). A fact is read with
- * the words it was drawn from (`source_text`).
+ * the words it was drawn from (`source_text`). Words match as `coverage` / `stemMatches` judge them with `wordnet`.
  */
 export function relevanceSignals(
   item: Pick<MemoryItem, 'text' | 'source_text' | 'speaker' | 'addressees'>, terms: readonly string[], named: readonly string[],
   question: Float32Array | null, vector: Float32Array | null,
-  topic?: { words: readonly (readonly string[])[]; vector: Float32Array | null },
+  topic?: { words: readonly (readonly string[])[]; vector: Float32Array | null }, wordnet: WordNet = defaultWordNet(),
 ): RelevanceSignals {
   const words = item.source_text ? `${item.text} ${item.source_text}` : item.text;
   // A question of names only ("Who is Ana?") has no content word to match: it matches nothing lexically.
-  const lexical = terms.length === 0 ? 0 : coverage(words, terms);
+  const lexical = terms.length === 0 ? 0 : coverage(words, terms, wordnet);
   const dense = question && vector && question.length === vector.length ? dot(question, vector) : null;
   const people = [item.speaker.id, ...item.addressees.map((a) => a.id)];
   const out: RelevanceSignals = { lexical, dense, named: named.some((id) => people.includes(id)) ? 1 : 0 };
   if (topic) {
     const held = tokens(words);
     out.topicLexical = topic.words.length === 0 ? null
-      : topic.words.filter((forms) => forms.some((f) => held.some((w) => stemMatches(w, f)))).length / topic.words.length;
+      : topic.words.filter((forms) => forms.some((f) => held.some((w) => stemMatches(w, f, wordnet)))).length / topic.words.length;
     out.topicDense = topic.words.length > 0 && topic.vector && vector && topic.vector.length === vector.length ? dot(topic.vector, vector) : null;
   }
   return out;

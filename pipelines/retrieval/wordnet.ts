@@ -66,6 +66,8 @@ export class WordNet {
   #exceptions: Map<Pos, Map<string, string[]>> | null = null;
   /** How many of a noun's senses (the first ones) are ranked by how often they were tagged in a corpus. */
   readonly #tagged = new Map<string, number>();
+  /** How many of an adjective's senses WordNet ranks by frequency (tagsense_cnt), by lemma. */
+  readonly #taggedAdj = new Map<string, number>();
   #fds = new Map<Pos, number>();
   readonly #cache = new Map<string, string[]>();
   readonly #records = new Map<string, Synset>();
@@ -105,6 +107,7 @@ export class WordNet {
           const offsets = f.slice(4 + pointers + 2, 4 + pointers + 2 + synsets).map(Number).filter(Number.isFinite);
           if (offsets.length > 0) byLemma.set(f[0] as string, offsets);
           if (pos === 'noun') this.#tagged.set(f[0] as string, Number(f[4 + pointers + 1]) || 0);
+          if (pos === 'adj') this.#taggedAdj.set(f[0] as string, Number(f[4 + pointers + 1]) || 0);
         }
       }
       this.#index.set(pos, byLemma);
@@ -308,9 +311,11 @@ export class WordNet {
    * Whether two lowercase words are one word in WordNet's eyes: they share a base form in some part of speech
    * (cancelled / cancels → cancel, married / marry), or a derivational pointer of any parts of speech (`+`, or the
    * pertainym `\`) joins a base form of one to a base form of the other, from either side (cancellation / cancel,
-   * allergic / allergy, pianist / piano, programmer / programming → program). False for words that only look alike
+   * allergic / allergy, pianist / piano, programmer / programming → program), or pointers from both reach one lemma:
+   * sibling derivations of a common base (manager / management → manage, economy / economics → economic, painter /
+   * paintings → paint). False for words that only look alike
    * (organization / organ, university / universe, author / authority). Null when WordNet lists either word in no part of
-   * speech, or is absent: it cannot tell.
+   * speech, or is absent: it cannot tell. Pairs WordNet joins by no pointer stay apart (gymnast / gymnastics).
    */
   related(a: string, b: string): boolean | null {
     if (a === b) return true;
@@ -321,8 +326,12 @@ export class WordNet {
     const ofX = new Set([...x].map((k) => k.slice(k.indexOf(':') + 1)));
     const ofY = new Set([...y].map((k) => k.slice(k.indexOf(':') + 1)));
     if ([...ofX].some((w) => ofY.has(w))) return true;
-    return [...x].some((k) => this.#derivations(k).some((w) => ofY.has(w)))
-      || [...y].some((k) => this.#derivations(k).some((w) => ofX.has(w)));
+    const fromX = new Set([...x].flatMap((k) => this.#derivations(k)));
+    const fromY = new Set([...y].flatMap((k) => this.#derivations(k)));
+    if ([...fromX].some((w) => ofY.has(w) || fromY.has(w)) || [...fromY].some((w) => ofX.has(w))) return true;
+    // A common base whose own pointers reach both: economic → economy, economics (economics points to nothing).
+    const reaches = (z: string, of: Set<string>): boolean => [...this.#lemmas(z)].some((k) => this.#derivations(k).some((w) => of.has(w)));
+    return [...fromX].some((z) => reaches(z, ofY)) || [...fromY].some((z) => reaches(z, ofX));
   }
 
   /** The base forms of `word` in every part of speech, as `pos:base`. */
@@ -426,17 +435,33 @@ export class WordNet {
   }
 
   /**
+   * True when WordNet's counted uses (the senses it ranks by frequency) of `word` are adjectives only: "great",
+   * "natural" (a noun sense of each, "a natural for the job", is never counted), not "boss" or "friend". False without
+   * WordNet.
+   */
+  adjectiveOnlyInUse(word: string): boolean {
+    if (!this.available) return false;
+    this.#load();
+    const w = word.toLowerCase();
+    const counted = (pos: 'noun' | 'adj', tagged: Map<string, number>): boolean => this.baseForms(w, pos).some((b) => (tagged.get(b) ?? 0) > 0);
+    return counted('adj', this.#taggedAdj) && !counted('noun', this.#tagged);
+  }
+
+  /**
    * What `word`'s most common noun sense is (every sense when WordNet ranks none of them by frequency, as for "jazz" or
    * "chess"): each sense's lexicographer file ("noun.food", "noun.person") and the first word of every synset above it
    * by hypernym pointers, nearest first ("coffee" → beverage, food, liquid…). A phrase is looked up with underscores
-   * ("red wine"). `every`: every sense, ranked or not ("model" as an idea and as a person who poses). None for a word
-   * WordNet does not list as a noun, and without WordNet.
+   * ("red wine"). `every`: every sense, ranked or not ("model" as an idea and as a person who poses); `seen`: every
+   * sense WordNet ranks by frequency (all when it ranks none), so not a rare one ("meeting" as where rivers meet). None
+   * for a word WordNet does not list as a noun, and without WordNet.
    */
-  nounKinds(word: string, every = false): Array<{ lexFile: string; ancestors: string[] }> {
+  nounKinds(word: string, every: boolean | 'seen' = false): Array<{ lexFile: string; ancestors: string[] }> {
     if (!this.available) return [];
     const base = this.baseForms(word.toLowerCase().replace(/\s+/g, '_'), 'noun')[0];
     const offsets = base === undefined ? [] : this.#index!.get('noun')!.get(base) ?? [];
-    return offsets.slice(0, !every && (this.#tagged.get(base!) ?? 0) > 0 ? 1 : offsets.length).map((offset) => {
+    const tagged = base === undefined ? 0 : this.#tagged.get(base) ?? 0;
+    const count = tagged === 0 || every === true ? offsets.length : every === 'seen' ? tagged : 1;
+    return offsets.slice(0, count).map((offset) => {
       const seen = new Set<number>();
       const ancestors: string[] = [];
       for (let frontier = [offset]; frontier.length > 0 && seen.size < 200;) {

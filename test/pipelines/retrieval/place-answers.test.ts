@@ -15,7 +15,7 @@ describe('a question that asks for a place', () => {
       'What country is Caroline from?', 'In which town does Nate live?']) assert.equal(expectedAnswerType(q), 'place', q);
     assert.equal(expectedAnswerType('When did Ana go camping?'), 'time');
     assert.equal(expectedAnswerType('How many times has Ana camped?'), 'number');
-    for (const q of ['What did Ana promise Ben?', 'Which book did Ben like?', 'Did Ben say where he was?']) {
+    for (const q of ['What state of mind was she in?', 'What did Ana promise Ben?', 'Which book did Ben like?', 'Did Ben say where he was?']) {
       assert.equal(expectedAnswerType(q), null, q);
     }
   });
@@ -42,6 +42,17 @@ describe('a text that names a place', { skip: !wordnet.available && 'no WordNet 
     }
   });
 
+  test('a given name that is also a place is no place; "in the end" is none; "at home", "at work", "in bed" are places', () => {
+    for (const text of ['Jordan is coming over tonight.', 'I talked with Jordan about it.', "I'm meeting Sydney for lunch.",
+      'Georgia loves her dog.', 'In the end it worked out.', 'I was in a meeting all day.']) {
+      assert.ok(!holdsAnswerType(text, 'place', wordnet), text);
+    }
+    for (const text of ["I'm at home now.", 'I was at work when it happened.', 'I stayed in bed all morning.',
+      'We flew to Sydney last spring.', 'She moved to Georgia.', 'I just got back from Jordan.']) {
+      assert.ok(holdsAnswerType(text, 'place', wordnet), text);
+    }
+  });
+
   test('without WordNet nothing is judged a place', () => {
     assert.equal(holdsAnswerType('We camped at the beach in Sweden.', 'place', new WordNet('/nonexistent')), false);
   });
@@ -59,6 +70,11 @@ describe('a question that asks for a person, and a text that names one', { skip:
     for (const text of ['Hey Melanie, how are you?', 'Thanks, Joanna!', 'That sounds great, Caroline.', 'Camping is fun.', 'We moved to Sweden.']) {
       assert.ok(!holdsAnswerType(text, 'person', wordnet), text);
     }
+  });
+
+  test('an adjective after "a" is no person ("a great book", "a natural"); a person noun after it still is', () => {
+    for (const text of ['I read a great book.', 'She is a natural at it.']) assert.ok(!holdsAnswerType(text, 'person', wordnet), text);
+    for (const text of ['I met a great teacher.', 'She is a nurse.']) assert.ok(holdsAnswerType(text, 'person', wordnet), text);
   });
 });
 

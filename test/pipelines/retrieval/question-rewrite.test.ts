@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import type { Participant } from '../../../graph/types.js';
 import { feedbackTerms } from '../../../pipelines/retrieval/feedback-terms.js';
 import { coverage, covers, roundActions, stemMatches } from '../../../pipelines/retrieval/question-policy.js';
+import { statedShares } from '../../../pipelines/retrieval/named-subject-match.js';
 import { boostedSubjects, rewriteQuestion } from '../../../pipelines/retrieval/question-rewrite.js';
 import { defaultWordNet, WordNet } from '../../../pipelines/retrieval/wordnet.js';
 
@@ -255,11 +256,39 @@ describe('question words that match by stem only when related (issue #16, stem)'
     assert.equal(stemMatches('cancer', 'cancel'), false, 'not alike: WordNet is not asked');
   });
 
+  test('sibling derivations that share a root only through a third word match: manager ~ management (manage)', () => {
+    assert.equal(defaultWordNet().available, true, 'needs WordNet 3.0 (wordnet-base)');
+    const siblings: [string, string][] = [
+      ['management', 'manager'], ['employment', 'employer'], ['painter', 'paintings'], ['economy', 'economics'],
+      ['developer', 'development'], ['writer', 'writings'], ['governor', 'government'], ['investor', 'investment'], ['entertainer', 'entertainment'], ['athlete', 'athletics'],
+    ];
+    for (const [a, b] of siblings) {
+      for (const [term, word] of [[a, b], [b, a]] as const) {
+        assert.equal(coverage(`They talked about the ${word} all day.`, [term]), 1, `${term} ~ ${word}`);
+        assert.equal(stemMatches(word, term), true, `${term} ~ ${word}`);
+      }
+    }
+    assert.equal(coverage('I finally got promoted to manager at the store.', ['management']), 1);
+    assert.equal(coverage('My new employer lets me work from home on Fridays.', ['employment']), 1);
+    assert.equal(coverage('I sold three of my paintings at the fair!', ['painter']), 1);
+    assert.equal(coverage('She studies economics at the state college.', ['economy']), 1);
+  });
+
   test('without WordNet the letters alone decide, as before', () => {
     const none = new WordNet('/nonexistent-wordnet');
     assert.equal(stemMatches('organization', 'organ', none), true);
     assert.equal(coverage('They talked about the army.', ['arm'], none), 1);
     assert.equal(stemMatches('cancer', 'cancel', none), false);
+  });
+
+  test('covers and statedShares read the WordNet they are given, as answerQuestion passes AgenticOptions.wordnet (review finding 5)', () => {
+    assert.equal(defaultWordNet().available, true, 'needs WordNet 3.0 (wordnet-base)');
+    const none = new WordNet('/nonexistent-wordnet');
+    assert.equal(covers('They talked about the organization.', ['organ']), false, 'the system WordNet vetoes');
+    assert.equal(covers('They talked about the organization.', ['organ'], none), true, 'no WordNet: the letters decide');
+    const turn = { id: 'u1', text: 'They talked about the organization.' };
+    assert.equal(statedShares(['organ'])(turn), 0);
+    assert.equal(statedShares(['organ'], none)(turn), 1);
   });
 });
 

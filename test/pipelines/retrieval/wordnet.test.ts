@@ -89,6 +89,29 @@ describe('WordNet synonyms', () => {
     wn.close();
   });
 
+  test('related: sibling derivations of one base, by pointers from both or from the base to both (review finding 2)', () => {
+    const dir = path.join(tmp.dir, 'siblings');
+    writeWordNetGraph(dir, [
+      { id: 'v-manage', pos: 'verb', words: ['manage'] },
+      { id: 'n-manager', pos: 'noun', words: ['manager'], pointers: [{ symbol: '+', to: 'v-manage', source: 1, target: 1 }] },
+      { id: 'n-management', pos: 'noun', words: ['management'], pointers: [{ symbol: '+', to: 'v-manage', source: 1, target: 1 }] },
+      { id: 'n-economy', pos: 'noun', words: ['economy'], pointers: [{ symbol: '+', to: 'v-economize', source: 1, target: 1 }] },
+      { id: 'v-economize', pos: 'verb', words: ['economize'], pointers: [
+        { symbol: '+', to: 'n-economy', source: 1, target: 1 }, { symbol: '+', to: 'n-economics', source: 1, target: 1 }] },
+      { id: 'n-economics', pos: 'noun', words: ['economics'] },
+      { id: 'n-organ', pos: 'noun', words: ['organ'], pointers: [{ symbol: '+', to: 'v-play', source: 1, target: 1 }] },
+      { id: 'v-play', pos: 'verb', words: ['play'] },
+      { id: 'n-organization', pos: 'noun', words: ['organization'], pointers: [{ symbol: '+', to: 'v-organize', source: 1, target: 1 }] },
+      { id: 'v-organize', pos: 'verb', words: ['organize'], pointers: [{ symbol: '+', to: 'n-organization', source: 1, target: 1 }] },
+    ]);
+    const wn = new WordNet(dir);
+    assert.equal(wn.related('manager', 'management'), true, 'both point to manage');
+    assert.equal(wn.related('management', 'managers'), true, 'either order, any inflection');
+    assert.equal(wn.related('economics', 'economy'), true, 'economize points to both; economics points to nothing');
+    assert.equal(wn.related('organization', 'organ'), false, 'no pointer meets: organize and play are apart');
+    wn.close();
+  });
+
   test('the close hypernym two nouns share: within a few steps, never near the root', () => {
     const dir = path.join(tmp.dir, 'kin');
     writePlanWordNet(dir);
