@@ -83,11 +83,13 @@ export function clockOf(c: chrono.ParsedComponents, phrase: string, ahead = fals
 /**
  * A new hour said alone for the booking under discussion, with "instead" ("can we do 7 instead?", "make it 7pm instead",
  * "how about 7:30 instead?"; rules 76): no day, so the one booking of the day it is said moves to that hour. A bare number
- * is an hour only after "do", "at", "say" (rules 78) or "how / what about" (rules 79: "how about 7 instead?"): after
- * "for", "make it" or a lone "about" it is as likely a count ("a table for 2 instead", "make it 2 instead", "about 7
- * instead"), so there only an hour that says it is one (am / pm, o'clock, ":30") retimes.
+ * is an hour only after "do", "say" (rules 78) or "how / what about" (rules 79: "how about 7 instead?"), or "at" after
+ * them or after "do / make / move it" ("can we do it at 7 instead?"; rules 81): "at" after a clause's own action is that
+ * clause's own plan ("I'll pick the kids up at 6 instead": no retime, dated today). After "for", "make it" or a lone
+ * "about" it is as likely a count ("a table for 2 instead", "make it 2 instead", "about 7 instead"), so there only an
+ * hour that says it is one (am / pm, o'clock, ":30") retimes.
  */
-const HOUR_INSTEAD = new RegExp(String.raw`\b(?:(?:do|at|say|(?:how|what)\s+about)\s+(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|o['’]clock)?`
+const HOUR_INSTEAD = new RegExp(String.raw`\b(?:(?:(?:do|say|(?:how|what)\s+about)(?:\s+at)?|(?:do|make|move|have|change|switch|push)\s+(?:it|that|this)\s+at)\s+(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|o['’]clock)?`
   + String.raw`|(?:make\s+it|for|about)\s+(\d{1,2})(?:(?::(\d{2}))\s*(am|pm|a\.m\.|p\.m\.)?|\s*(am|pm|a\.m\.|p\.m\.|o['’]clock)))\s+instead\b(?!\s+of\b)`, 'i');
 
 /** A new hour said alone ({@link hourInstead}): hour, minute, half of the day said ("am" / "pm", or none), and where its words are. */
