@@ -50,11 +50,15 @@ export function hourWordsAsNumbers(text: string): string {
 }
 
 /**
- * An outing of the evening (rules 79): a table or a dinner, drinks, a party, a show, a concert, a movie or film, a gig,
- * the theatre, a date night. Not one said for the day's earlier meals ("a table for brunch", "lunch").
+ * An outing of the evening (rules 79): a table booked ("a table for four", "a table at Luigi's", "book a table") or a
+ * dinner, drinks, a party, a show, a concert, a movie, a film seen, a gig, the theatre, a date night. Not one said for
+ * the day's earlier meals ("a table for brunch", "lunch"), nor the word for another thing (rules 81): "table tennis",
+ * "move the tables", "a meeting about the Christmas party", "dropping off the film" ({@link BUSINESS_THING}).
  */
-const EVENING_THING = /\b(?:tables?|dinner|supper|drinks|(?:the|a|an|our|my|his|her|their|your)\s+(?:[\w'’-]+\s+)?(?:party|show)|concerts?|movies?|films?|cinema|gigs?|theat(?:re|er)|date[\s-]night)\b/i;
+const EVENING_THING = /\b(?:(?:a|the)\s+table\s+(?:for|at)\b|book(?:s|ed|ing)?\s+(?:a|the)\s+table|dinner|supper|drinks|(?:the|a|an|our|my|his|her|their|your)\s+(?:[\w'’-]+\s+)?(?:party|show)|concerts?|movies?|(?:see|seeing|watch|watching)\s+(?:a|the)\s+film|cinema|gigs?|theat(?:re|er)|date[\s-]night)\b/i;
 const EARLIER_MEAL = /\b(?:breakfast|brunch|lunch)\b/i;
+/** A thing of business hours the evening's words may be about ("a meeting about the party", "a table tennis match"; rules 81). */
+const BUSINESS_THING = /\b(?:meetings?|appointments?|deliver(?:y|ed|ing)|match|tennis|about\s+the)\b/i;
 
 /**
  * The hour of the day (0–23) a bare hour (1–12, no am / pm) said for a day ahead is, by `said` (the words it is said
@@ -63,7 +67,12 @@ const EARLIER_MEAL = /\b(?:breakfast|brunch|lunch)\b/i;
  */
 export function bareHour(hour: number, said: string): number {
   if (hour < 7) return hour + 12;
-  return hour < 12 && EVENING_THING.test(said) && !EARLIER_MEAL.test(said) ? hour + 12 : hour;
+  return hour < 12 && eveningOuting(said) ? hour + 12 : hour;
+}
+
+/** True when `said` tells of an outing of the evening ({@link EVENING_THING}), not an earlier meal nor a thing of business hours. */
+export function eveningOuting(said: string): boolean {
+  return EVENING_THING.test(said) && !EARLIER_MEAL.test(said) && !BUSINESS_THING.test(said);
 }
 
 /**
