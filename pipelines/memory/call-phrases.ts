@@ -50,8 +50,10 @@ export function withoutPhatic(sentence: string): string {
 const NOT_AFTER = String.raw`(?<!\b(?:say|says|said|saying|no|my|our|your|his|her|their|(?:as|if|what|whatever)\s+(?:you|we|they|I|he|she)))`;
 const THANKS = String.raw`(?:thanks|thank\s+you|many\s+thanks)(?:\s+(?:so|very)\s+much|\s+a\s+lot|\s+again)?`;
 const COMMA_COURTESY_TAIL = new RegExp(String.raw`${NOT_AFTER}\s*,\s*(?:${THANKS}|please|cheers)\s*([.!?]*)\s*$`, 'i');
+/** Thanks a verb takes ("to give thanks") or a thanks given ("a big / quick thank you"): the thing said, no courtesy (rules 81). */
+const THANKS_NOT_TAKEN = String.raw`(?<!\bto\s+[\w'’]+\s+|\b(?:a|an)\s+(?:big|quick|huge|special|little|heartfelt|warm|massive|short|sincere|proper|personal|formal|final|brief|small)\s+)`;
 const BARE_COURTESY_TAIL = new RegExp(String.raw`${NOT_AFTER}(?<!\b(?:a|an|the|this|that|any|some|many|much|more|to|as|of|for|with|is|was|are|were|be|been|am))`
-  + String.raw`\s+(?:${THANKS}|please)\s*([.!?]*)\s*$`, 'i');
+  + String.raw`\s+(?:${THANKS_NOT_TAKEN}${THANKS}|please)\s*([.!?]*)\s*$`, 'i');
 /**
  * A request: "can / could / would you…", "can I / we…", a wish said as one ("I would like…", "I'd like…", "I want…";
  * rules 80), or an imperative, whose first word is no subject ("Cancel my cleaning please", not "She is hard to please")

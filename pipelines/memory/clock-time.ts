@@ -50,11 +50,15 @@ export function hourWordsAsNumbers(text: string): string {
 }
 
 /**
- * An outing of the evening (rules 79): a table or a dinner, drinks, a party, a show, a concert, a movie or film, a gig,
- * the theatre, a date night. Not one said for the day's earlier meals ("a table for brunch", "lunch").
+ * An outing of the evening (rules 79): a table booked ("a table for four", "a table at Luigi's", "book a table") or a
+ * dinner, drinks, a party, a show, a concert, a movie, a film seen, a gig, the theatre, a date night. Not one said for
+ * the day's earlier meals ("a table for brunch", "lunch"), nor the word for another thing (rules 81): "table tennis",
+ * "move the tables", "a meeting about the Christmas party", "dropping off the film" ({@link BUSINESS_THING}).
  */
-const EVENING_THING = /\b(?:tables?|dinner|supper|drinks|(?:the|a|an|our|my|his|her|their|your)\s+(?:[\w'’-]+\s+)?(?:party|show)|concerts?|movies?|films?|cinema|gigs?|theat(?:re|er)|date[\s-]night)\b/i;
+const EVENING_THING = /\b(?:(?:a|the)\s+table\s+(?:for|at)\b|book(?:s|ed|ing)?\s+(?:a|the)\s+table|dinner|supper|drinks|(?:the|a|an|our|my|his|her|their|your)\s+(?:[\w'’-]+\s+)?(?:party|show)|concerts?|movies?|(?:see|seeing|watch|watching)\s+(?:a|the)\s+film|cinema|gigs?|theat(?:re|er)|date[\s-]night)\b/i;
 const EARLIER_MEAL = /\b(?:breakfast|brunch|lunch)\b/i;
+/** A thing of business hours the evening's words may be about ("a meeting about the party", "a table tennis match"; rules 81). */
+const BUSINESS_THING = /\b(?:meetings?|appointments?|deliver(?:y|ed|ing)|match|tennis|about\s+the)\b/i;
 
 /**
  * The hour of the day (0–23) a bare hour (1–12, no am / pm) said for a day ahead is, by `said` (the words it is said
@@ -63,7 +67,12 @@ const EARLIER_MEAL = /\b(?:breakfast|brunch|lunch)\b/i;
  */
 export function bareHour(hour: number, said: string): number {
   if (hour < 7) return hour + 12;
-  return hour < 12 && EVENING_THING.test(said) && !EARLIER_MEAL.test(said) ? hour + 12 : hour;
+  return hour < 12 && eveningOuting(said) ? hour + 12 : hour;
+}
+
+/** True when `said` tells of an outing of the evening ({@link EVENING_THING}), not an earlier meal nor a thing of business hours. */
+export function eveningOuting(said: string): boolean {
+  return EVENING_THING.test(said) && !EARLIER_MEAL.test(said) && !BUSINESS_THING.test(said);
 }
 
 /**
@@ -83,11 +92,13 @@ export function clockOf(c: chrono.ParsedComponents, phrase: string, ahead = fals
 /**
  * A new hour said alone for the booking under discussion, with "instead" ("can we do 7 instead?", "make it 7pm instead",
  * "how about 7:30 instead?"; rules 76): no day, so the one booking of the day it is said moves to that hour. A bare number
- * is an hour only after "do", "at", "say" (rules 78) or "how / what about" (rules 79: "how about 7 instead?"): after
- * "for", "make it" or a lone "about" it is as likely a count ("a table for 2 instead", "make it 2 instead", "about 7
- * instead"), so there only an hour that says it is one (am / pm, o'clock, ":30") retimes.
+ * is an hour only after "do", "say" (rules 78) or "how / what about" (rules 79: "how about 7 instead?"), or "at" after
+ * them or after "do / make / move it" ("can we do it at 7 instead?"; rules 81): "at" after a clause's own action is that
+ * clause's own plan ("I'll pick the kids up at 6 instead": no retime, dated today). After "for", "make it" or a lone
+ * "about" it is as likely a count ("a table for 2 instead", "make it 2 instead", "about 7 instead"), so there only an
+ * hour that says it is one (am / pm, o'clock, ":30") retimes.
  */
-const HOUR_INSTEAD = new RegExp(String.raw`\b(?:(?:do|at|say|(?:how|what)\s+about)\s+(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|o['’]clock)?`
+const HOUR_INSTEAD = new RegExp(String.raw`\b(?:(?:(?:do|say|(?:how|what)\s+about)(?:\s+at)?|(?:do|make|move|have|change|switch|push)\s+(?:it|that|this)\s+at)\s+(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|o['’]clock)?`
   + String.raw`|(?:make\s+it|for|about)\s+(\d{1,2})(?:(?::(\d{2}))\s*(am|pm|a\.m\.|p\.m\.)?|\s*(am|pm|a\.m\.|p\.m\.|o['’]clock)))\s+instead\b(?!\s+of\b)`, 'i');
 
 /** A new hour said alone ({@link hourInstead}): hour, minute, half of the day said ("am" / "pm", or none), and where its words are. */

@@ -6,7 +6,7 @@
  * plan still says what it is.
  */
 import type { Fact } from '../../graph/memory-store.js';
-import { bareHour, hourInstead, spokenClock } from './clock-time.js';
+import { bareHour, eveningOuting, hourInstead, spokenClock } from './clock-time.js';
 import { spokenDate } from './date-text.js';
 
 /** A day or date as said: a weekday, "tomorrow", "the weekend", "the 12th", a month's day. */
@@ -98,7 +98,8 @@ function minutesOf(clock: string): number | null {
 /**
  * The booking `plan` retimed by a new hour said alone (`said`: "Can Maria and Jo do 7 instead?"; rules 76), its day
  * kept: an hour with am / pm as said; a bare one the half of the day nearest the booking's old time ("Tuesday at 5",
- * then "7": 7pm), or as clock-time.ts reads a bare hour where it had none (`bareHour`: 7–11 the morning, 12–6 the
+ * then "7": 7pm), though 9–11 the morning for a plan no evening's outing ("10" after a dentist at 5: 10am; rules 81),
+ * or as clock-time.ts reads a bare hour where it had none (`bareHour`: 7–11 the morning, 12–6 the
  * afternoon by business hours; 7–11 the evening for an evening's outing, rules 79).
  * Null when `said` names no such hour or the plan's text does not write its day.
  */
@@ -117,6 +118,8 @@ export function reclockedText(plan: Fact, said: string): Retold | null {
   else if (hour <= 12 && old !== null) {
     const am = (hour % 12) * 60 + minute;
     h = Math.abs(am + 12 * 60 - old) < Math.abs(am - old) ? (hour % 12) + 12 : hour % 12;
+    // "How about 10 instead?" after "a dentist appointment at 5": a plan of business hours is not moved to 9pm or later (rules 81).
+    if (h >= 21 && !eveningOuting(plan.content)) h -= 12;
   } else h = bareHour(hour, plan.content);
   // A bare hour read as the small hours ("make it 2" after "at 8", read as 8am) is no booking's hour (rules 78).
   if (h > 23 || minute > 59 || (!m.half && h < 7)) return null;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { after } from 'node:test';
 import pino from 'pino';
 import type { KeyedLock } from '../../graph/keyed-lock.js';
 import { openDatabase, type SqliteDatabase } from '../../graph/sqlite/database.js';
@@ -88,6 +89,23 @@ export async function memoryFixture(tenant: string, names: string[]): Promise<Me
     ...stores, people,
     say: async (session, speaker, addressees, text, time) => (await sayBatch(session, [{ speaker, addressees, text, time }]))[0]!,
     sayBatch,
+  };
+}
+
+/**
+ * A reader of the open facts' texts of a tenant after Maria says its turns to Jo in one session, the first at `first`
+ * and the rest at `later`; its fixtures close after the test file.
+ */
+export function openFactsAfter(first: string, later: string): (tenant: string, turns: string[]) => Promise<string[]> {
+  const fixtures: MemoryFixture[] = [];
+  after(async () => {
+    for (const f of fixtures) await f.close();
+  });
+  return async (tenant, turns) => {
+    const f = await memoryFixture(tenant, ['Maria', 'Jo']);
+    fixtures.push(f);
+    for (const [i, turn] of turns.entries()) await f.say('s1', 'Maria', ['Jo'], turn, i === 0 ? first : later);
+    return (await f.memory.listFacts(tenant)).filter((x) => x.validTo === null).map((x) => x.content);
   };
 }
 

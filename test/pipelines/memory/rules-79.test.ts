@@ -3,26 +3,16 @@
  * comment).
  */
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Fact } from '../../../graph/memory-store.js';
 import { reclockedText, retellsHour } from '../../../pipelines/memory/retimed.js';
-import { memoryFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
+import { openFactsAfter } from '../../helpers/memory-fixture.js';
 
 const MONDAY = '2026-12-07T10:00:00.000Z';
 const LATER = '2026-12-07T10:01:00.000Z';
 
-const fixtures: MemoryFixture[] = [];
-after(async () => {
-  for (const f of fixtures) await f.close();
-});
-
 /** The open facts' texts of `tenant` after `turns` (speaker Maria, to Jo, in one session). */
-async function said(tenant: string, turns: string[]): Promise<string[]> {
-  const f = await memoryFixture(tenant, ['Maria', 'Jo']);
-  fixtures.push(f);
-  for (const [i, turn] of turns.entries()) await f.say('s1', 'Maria', ['Jo'], turn, i === 0 ? MONDAY : LATER);
-  return (await f.memory.listFacts(tenant)).filter((x) => x.validTo === null).map((x) => x.content);
-}
+const said = openFactsAfter(MONDAY, LATER);
 
 describe('"how about 7 instead?" (finding 1)', () => {
   test('retimes the booking to the hour', async () => {
