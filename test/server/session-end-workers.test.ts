@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { pino, type Logger } from 'pino';
 import { openStores } from '../../graph/open-stores.js';
 import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
+import { speakerLockKey } from '../../pipelines/memory/subject-lock.js';
 import { loadConfig } from '../../server/config.js';
 import { ConsolidationWorkers } from '../../server/ws/consolidation-workers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -181,12 +182,21 @@ describe('ConsolidationWorkers', () => {
 test('a worker takes the jobs but the end wait is over: one warning for that session, naming the setting', { timeout: 180_000 }, async () => {
   const tmp = tempDir('parley-end-timeout-');
   const log = capturedLogger();
-  // This process takes the jobs; the first turn's consolidation loads the text model, far longer than a 0 ms wait.
+  // This process takes the jobs. The speaker's lock, held by the test while the session ends, keeps the turn's facts
+  // from being written (a consolidation writes under it: `turnCommit`), so the 0 ms wait is over with the turn still
+  // waiting, however fast the machine (a consolidation that happened to finish first warned of nothing).
   const t = await startTestApp({ DATA_DIR: tmp.dir, PARLEY_ASR: 'none', PARLEY_SESSION_END_WAIT_MS: '0' }, true, log.logger);
   try {
-    const { c } = await sayFact(t, 'wait-over');
-    c.sendJson({ type: 'session.end' });
-    await c.next('session.ended');
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=wait-over`);
+    await c.next('session.started');
+    // Ana is known before her turn is said, so her lock is taken before any job can write for her.
+    const ana = await t.app.stores.graph.createParticipant('default', { name: 'Ana' });
+    await t.app.stores.locks.withLock([speakerLockKey('default', ana.id)], async () => {
+      c.sendJson({ type: 'utterance', speaker: ana.id, text: FACT });
+      await c.next('transcript.final');
+      c.sendJson({ type: 'session.end' });
+      await c.next('session.ended');
+    });
     const warned = notConsolidated(log.lines);
     assert.equal(warned.length, 1, JSON.stringify(log.lines.filter((l) => l.level >= 40)));
     assert.equal(warned[0]!.level, 40);
