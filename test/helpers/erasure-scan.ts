@@ -49,6 +49,18 @@ export interface ErasedPerson {
 }
 
 /**
+ * Whether `where` holds `secret`: a cell's text case aside, bytes (a blob, a file) as they are. A secret of digits only
+ * (a locker code) counts only outside a run of hex digits: random ids (`bus_…`, uuids) hold any four digits now and
+ * then ("…a92744718fc…" is no "4471"), which made a clean erasure read as a leak on a CI run.
+ */
+export function holdsSecret(where: string | Buffer, secret: string): boolean {
+  const text = typeof where === 'string' ? where.toLowerCase() : where.toString('latin1');
+  const s = typeof where === 'string' ? secret.toLowerCase() : secret;
+  if (!/^\d+$/.test(s)) return text.includes(s);
+  return new RegExp(`(?<![0-9a-fA-F])${s}(?![0-9a-fA-F])`).test(text);
+}
+
+/**
  * Leaks of an erased person, as `where: cell` lines: a cell holding one of their secrets, or their name
  * anywhere except in the text of a surviving utterance or a row that belongs to one (its keyword entry).
  */
@@ -59,13 +71,13 @@ export function leaksOf(rows: ScannedRow[], person: ErasedPerson): string[] {
   for (const row of rows) {
     const ownedBySurvivor = row.cells.some((c) => survivingIds.has(c));
     for (const cell of row.cells) {
-      const secret = person.secrets.find((s) => cell.toLowerCase().includes(s.toLowerCase()));
+      const secret = person.secrets.find((s) => holdsSecret(cell, s));
       let rest = cell;
       for (const s of person.surviving) rest = rest.split(s.text).join(' ');
       if (secret !== undefined || (!ownedBySurvivor && name.test(rest))) leaks.push(`${row.where}: ${cell.slice(0, 160)}`);
     }
     for (const blob of row.blobs) {
-      const secret = person.secrets.find((s) => blob.includes(Buffer.from(s)));
+      const secret = person.secrets.find((s) => holdsSecret(blob, s));
       if (secret !== undefined) leaks.push(`${row.where}: blob holding ${secret}`);
     }
   }

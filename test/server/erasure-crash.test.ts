@@ -13,7 +13,7 @@ import { finishPendingErasures } from '../../pipelines/interaction/erase-partici
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { ParleyClient } from '../../clients/typescript/src/index.js';
-import { leaksOf, sqliteRows } from '../helpers/erasure-scan.js';
+import { holdsSecret, leaksOf, sqliteRows } from '../helpers/erasure-scan.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const T = 'default';
@@ -98,7 +98,7 @@ function leaks(app: FastifyInstance, dataDir: string, person: Seeded): string[] 
   const found = leaksOf(sqliteRows(app.stores.sqlite), { name: person.secrets[0]!, secrets: person.secrets, surviving: person.surviving });
   for (const file of filesUnder(dataDir)) {
     const bytes = readFileSync(file);
-    for (const s of person.secrets) if (bytes.includes(Buffer.from(s))) found.push(`${path.relative(dataDir, file)}: ${s}`);
+    for (const s of person.secrets) if (holdsSecret(bytes, s)) found.push(`${path.relative(dataDir, file)}: ${s}`);
   }
   if (found.length === 0) return found;
   const db = app.stores.sqlite;
