@@ -55,10 +55,14 @@ export function hourWordsAsNumbers(text: string): string {
  * the day's earlier meals ("a table for brunch", "lunch"), nor the word for another thing (rules 81): "table tennis",
  * "move the tables", "a meeting about the Christmas party", "dropping off the film" ({@link BUSINESS_THING}).
  */
-const EVENING_THING = /\b(?:(?:a|the)\s+table\s+(?:for|at)\b|book(?:s|ed|ing)?\s+(?:a|the)\s+table|dinner|supper|drinks|(?:the|a|an|our|my|his|her|their|your)\s+(?:[\w'’-]+\s+)?(?:party|show)|concerts?|movies?|(?:see|seeing|watch|watching)\s+(?:a|the)\s+film|cinema|gigs?|theat(?:re|er)|date[\s-]night)\b/i;
+const EVENING_THING = /\b(?:(?:a|the)\s+table\s+(?:for|at)\b|book(?:s|ed|ing)?\s+(?:a|the)\s+table|dinner|supper|drinks|(?:the|a|an|our|my|his|her|their|your)\s+(?:[\w'’-]+\s+)?(?:party|show)|concerts?|movies?|(?:see|seeing|watch|watching)\s+(?:a|the)\s+film|film\s+festivals?|cinema|gigs?|theat(?:re|er)|date[\s-]night)\b/i;
 const EARLIER_MEAL = /\b(?:breakfast|brunch|lunch)\b/i;
-/** A thing of business hours the evening's words may be about ("a meeting about the party", "a table tennis match"; rules 81). */
-const BUSINESS_THING = /\b(?:meetings?|appointments?|deliver(?:y|ed|ing)|match|tennis|about\s+the)\b/i;
+/**
+ * A thing of business hours the evening's words may be about ("a meeting about the party", "a table tennis match"; rules
+ * 81): a meeting only as the thing had ("a / the / my meeting"), so meeting someone for dinner or drinks stays the evening
+ * (rules 86).
+ */
+const BUSINESS_THING = /\b(?:(?:a|an|the|my|our|his|her|their|your|this|that)\s+(?:[\w'’-]+\s+)?meetings?|appointments?|deliver(?:y|ed|ing)|match|tennis)\b/i;
 
 /**
  * The hour of the day (0–23) a bare hour (1–12, no am / pm) said for a day ahead is, by `said` (the words it is said
@@ -98,7 +102,7 @@ export function clockOf(c: chrono.ParsedComponents, phrase: string, ahead = fals
  * "about" it is as likely a count ("a table for 2 instead", "make it 2 instead", "about 7 instead"), so there only an
  * hour that says it is one (am / pm, o'clock, ":30") retimes.
  */
-const HOUR_INSTEAD = new RegExp(String.raw`\b(?:(?:(?:do|say|(?:how|what)\s+about)(?:\s+at)?|(?:do|make|move|have|change|switch|push)\s+(?:it|that|this)\s+at)\s+(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|o['’]clock)?`
+const HOUR_INSTEAD = new RegExp(String.raw`\b(?:(?:(?:do|say|meet|(?:how|what)\s+about)(?:\s+at)?|(?:do|make|move|have|change|switch|push)\s+(?:it|that|this)\s+at)\s+(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|o['’]clock)?`
   + String.raw`|(?:make\s+it|for|about)\s+(\d{1,2})(?:(?::(\d{2}))\s*(am|pm|a\.m\.|p\.m\.)?|\s*(am|pm|a\.m\.|p\.m\.|o['’]clock)))\s+instead\b(?!\s+of\b)`, 'i');
 
 /** A new hour said alone ({@link hourInstead}): hour, minute, half of the day said ("am" / "pm", or none), and where its words are. */

@@ -119,7 +119,8 @@ export function reclockedText(plan: Fact, said: string): Retold | null {
     const am = (hour % 12) * 60 + minute;
     h = Math.abs(am + 12 * 60 - old) < Math.abs(am - old) ? (hour % 12) + 12 : hour % 12;
     // "How about 10 instead?" after "a dentist appointment at 5": a plan of business hours is not moved to 9pm or later (rules 81).
-    if (h >= 21 && !eveningOuting(plan.content)) h -= 12;
+    // Only one of business hours: a call or a shift already in the evening ("at 8pm", then "9") stays there (rules 86).
+    if (h >= 21 && old < 18 * 60 && !eveningOuting(plan.content)) h -= 12;
   } else h = bareHour(hour, plan.content);
   // A bare hour read as the small hours ("make it 2" after "at 8", read as 8am) is no booking's hour (rules 78).
   if (h > 23 || minute > 59 || (!m.half && h < 7)) return null;
