@@ -10,9 +10,11 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
   'November', 'December'];
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 /** A verb right after a date phrase: the phrase is its subject ("This week has been swamped", "Tomorrow is my birthday"). */
-const SUBJECT_VERB = /^\s*(?:['’]s\b|(?:is|was|has|had|will|would|could|might|may|must|seems?|seemed|looks?|looked|feels?|felt|went|goes|flew|flies)\b)/i;
+const SUBJECT_VERB = /^\s*(?:['’]s\b|(?:is|was|has|had|will|would|could|might|may|must|seems?|seemed|looks?|looked|feels?|felt|went|goes|flew|flies|works?|worked|suits?|suited)\b)/i;
 /** A preposition already before the date: it takes no "on" of its own ("booked for Friday", not "for on Friday"; text7). */
 const HAS_PREPOSITION = /\b(?:on|in|during|over|through|throughout|by|until|till|before|after|from|since|of|to|for)\s+$/i;
+/** A day had ("Dr. Patel has Tuesday at 10am", "we have Tuesday off"; rules 84): the object of "have", no "on". */
+const HAD_DAY = /\b(?:has|have|had)\s+$/i;
 /**
  * A part of the day said with the day ("Saturday morning", "tomorrow evening"): kept when the date is written (text7,
  * "on the morning of Saturday 5 December 2026"), not dropped with the words it was said in.
@@ -37,6 +39,8 @@ export function absoluteDates(text: string, dates: FoundDate[]): string {
   // The dates written so far, [start, end) of `out`: a later phrase is never found inside one ("Sunday is free, see you
   // Sunday" must not find its second "Sunday" in "Sunday 6 December 2026").
   const written: [number, number][] = [];
+  // Where each date written with no preposition ends in `out` (only while nothing after it has grown).
+  const bareSpans: number[] = [];
   for (const d of dates) {
     // "we've got enough now": "now" says no day worth writing into the text (it stays the event time).
     if (d.duration || /^(?:right\s+)?now$/i.test(d.phrase)) continue;
@@ -52,14 +56,19 @@ export function absoluteDates(text: string, dates: FoundDate[]): string {
     const lead = d.phrase.slice(0, d.phrase.length - bare.length);
     // "This week has been swamped", "Last year was tough": the date is the subject, it takes no preposition.
     const subject = lead === '' && SUBJECT_PLACE.test(before) && SUBJECT_VERB.test(out.slice(at + d.phrase.length));
-    const prep = lead || (subject || d.written !== undefined || HAS_PREPOSITION.test(before) ? '' : d.date.length <= 7 || d.week ? 'in ' : 'on ');
+    // "…has Tuesday at 10am or Thursday at 3pm": a day joined to one that took no "on" takes none either (rules 84).
+    const joined = /\s+(?:or|and)\s+$/i.exec(before);
+    const thing = subject || HAD_DAY.test(before) || (joined !== null && bareSpans.some((end) => end === joined.index));
+    const prep = lead || (thing || d.written !== undefined || HAS_PREPOSITION.test(before) ? '' : d.date.length <= 7 || d.week ? 'in ' : 'on ');
     const part = d.written === undefined && !d.week && d.date.length === 10 ? PART_OF_DAY.exec(bare)?.[1]?.toLowerCase() : undefined;
     // "Friday evening at 7pm": the clock time said stays (rules 50).
     const spoken = d.written ?? (d.week ? `the week of ${spokenDate(d.date)}`
       : `${part ? `the ${part} of ` : ''}${spokenDate(d.date)}${d.clock ? ` at ${spokenClock(d.clock)}` : ''}`);
     const grown = before.length + prep.length + spoken.length - (at + d.phrase.length);
     for (const span of written) if (span[0] >= at) { span[0] += grown; span[1] += grown; }
+    for (const [k, end] of bareSpans.entries()) if (end > at) bareSpans[k] = end + grown;
     written.push([before.length, before.length + prep.length + spoken.length]);
+    if (thing && lead === '') bareSpans.push(before.length + spoken.length);
     out = `${before}${prep}${spoken}${out.slice(at + d.phrase.length)}`;
   }
   return out;

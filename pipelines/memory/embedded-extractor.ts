@@ -44,6 +44,7 @@ import { genderIn } from './pronoun-gender.js';
 import { withoutApology, withoutCourtesyTail, withoutPhatic } from './call-phrases.js';
 import { withApologyCall } from './apology-call.js';
 import { withCalledAddressee } from './called-addressee.js';
+import { joinedParts, partsCalled } from './later-call.js';
 import { withHeardPlaces } from './heard-places.js';
 import { statedIdentifier } from './identifiers.js';
 import { withoutSecretClause } from '../../graph/spoken-secrets.js';
@@ -157,6 +158,9 @@ export class EmbeddedExtractor implements Extractor {
   extract(said: ExtractionInput): Promise<ExtractionResult> {
     // "Robot, we are going to grandma's": the assistant called is no listener and no one's "we" (fix9).
     const input = withoutAssistant(said, this.#assistants);
+    // "Thanks Liam. Chen, can you review the pull request?": each part said to the one it calls (rules 84).
+    const parts = partsCalled(input);
+    if (parts) return Promise.all(parts.map((part) => this.extract(part))).then(joinedParts);
     // "Eve, I'll water your plants", said to no one present: "your" is Eve's (`withCalledListeners`).
     // "i am sorry james i will process your refund": "your" is James's, the listener no one had named (fix7b).
     // "i moved to leave my new…", misheard: no home is filled with words that name no place (fix7b).

@@ -411,6 +411,9 @@ const ARRANGEMENT_LEAD = /^(?:(?:then|so|okay|ok|alright|and|but|good news|great
 /** Someone named by a noun phrase, then what they will or can do: "the plumber will come…", "a nurse can see you…". */
 const ARRANGEMENT = new RegExp(String.raw`${ARRANGEMENT_LEAD.source.slice(1)}(?:the|a|an|our|your|my|his|her|their)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:will|['’]ll|can|could|is going to|are going to|is scheduled to|are scheduled to)\s+(?!not\b|never\b|be\b)[a-z]+`, 'i');
 
+/** The listener's booking told them: "you are booked with Dr. Patel…", "you're booked in for…", "you're now confirmed…". */
+const LISTENER_BOOKED = new RegExp(String.raw`${ARRANGEMENT_LEAD.source.slice(1)}you(?:['’]re|\s+are)\s+(?:now\s+|all\s+)?(?:booked|scheduled|confirmed|registered)\b`, 'i');
+
 /** A time said before the subject: "Tomorrow morning I'm at the hospital", "On Friday, we…". */
 const TIME_LEAD = String.raw`(?:(?:tomorrow|today|tonight|yesterday|(?:on|this|next|last)\s+\w+)(?:\s+(?:morning|afternoon|evening|night))?,?\s+)?`;
 const LEAD = String.raw`^(?:(?:oh|ah|well|okay|ok|sure|yes|yeah|right|thanks|thank you)[,!.]?\s+)*`;
@@ -523,9 +526,10 @@ export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
     const said = withoutLeadingWords(rest);
     out.push({ content: resolvePronouns(c.conjugate(said), c.who), kind: 'statement',
       subject: 'speaker', slot: null, value: null, confidence: 0.5 });
-  } else if (out.length === 0 && dates.length > 0 && ARRANGEMENT.test(c.sentence) && !c.sentence.endsWith('?')) {
+  } else if (out.length === 0 && dates.length > 0 && (ARRANGEMENT.test(c.sentence) || (LISTENER_BOOKED.test(c.sentence) && c.who.addressees.length > 0))
+    && !c.sentence.endsWith('?')) {
     // "An engineer can come on Wednesday the 16th": an arrangement of someone else's, dated; a later outcome or
-    // "instead" settles it like a plan.
+    // "instead" settles it like a plan. "You are booked with Dr. Patel on Tuesday at 10am": the listener's (rules 84).
     out.push({ content: resolvePronouns(c.sentence.replace(/[.!]+$/, '').replace(ARRANGEMENT_LEAD, ''), c.who), kind: 'plan',
       subject: 'speaker', slot: null, value: null, confidence: 0.5 });
   } else if (out.length === 0 && !firstPersonRest && words >= 4 && !c.sentence.endsWith('?') && c.reportsEvent(c.sentence)) {
