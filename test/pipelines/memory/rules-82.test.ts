@@ -94,6 +94,12 @@ describe('rules 82: "let\'s meet at 7 instead" retimes the meeting (item 4)', ()
     assert.ok(!current.some((c) => /6pm|Monday/.test(c)), JSON.stringify(current));
   });
 
+  test('"let\'s go at 7 instead", naming only a time, moves the outing, its day kept', async () => {
+    // On main: ["Maria and Jo are going to see a film on Tuesday 8 December 2026 at 7am"] (moved to chrono's tomorrow).
+    const current = await said('t-82-go', ["We're going to see a film on Friday at 8.", "Let's go at 7 instead."]);
+    assert.deepEqual(current, ['Maria and Jo are going to see a film on Friday 11 December 2026 at 7pm']);
+  });
+
   test('another action at the new hour is still its own plan', async () => {
     const current = await said('t-82-meet-own', ["Let's meet at 6 on Friday.", "I'll pick the kids up at 5 instead."]);
     assert.ok(current.includes('Maria and Jo plan to meet on Friday 11 December 2026 at 6pm'), JSON.stringify(current));
