@@ -50,28 +50,49 @@ export function hourWordsAsNumbers(text: string): string {
 }
 
 /**
- * An outing of the evening (rules 79): a table booked ("a table for four", "a table at Luigi's", "book a table") or a
- * dinner, drinks, a party, a show, a concert, a movie, a film seen, a gig, the theatre, a date night. Not one said for
+ * The things a bare hour is read by, one list for the words (`eveningOuting`) and for what plan-object.ts reads as the
+ * booked thing (plan-object.ts `eveningBooked`; rules 82), by lemma, each with how the words say it. An outing of the
+ * evening named by its noun alone (rules 79): a dinner, drinks, a concert, a movie, the cinema, a gig, the theatre.
+ */
+export const EVENING_NOUNS: Readonly<Record<string, string>> = {
+  dinner: 'dinners?', supper: 'suppers?', drink: 'drinks', concert: 'concerts?', movie: 'movies?', cinema: 'cinemas?', gig: 'gigs?',
+  theatre: 'theatres?', theater: 'theaters?',
+};
+/** An outing of the evening named by a noun that is one only as a thing ("the Christmas party", "a show"; not "party to"). */
+export const EVENING_THINGS_NAMED = ['party', 'show'] as const;
+/** The day's earlier meals ("a table for brunch", "lunch"): business hours. */
+export const EARLIER_MEALS = ['breakfast', 'brunch', 'lunch'] as const;
+/**
+ * A thing of business hours the evening's words may be about ("a meeting about the party", "a table tennis match",
+ * "the tables are being delivered"; rules 81).
+ */
+export const BUSINESS_NOUNS = ['meeting', 'appointment', 'delivery', 'match', 'tennis'] as const;
+
+/**
+ * An outing of the evening (rules 79): a table booked ("a table for four", "a table at Luigi's", "book a table"), one of
+ * {@link EVENING_NOUNS}, a party or a show ({@link EVENING_THINGS_NAMED}), a film seen, a date night. Not one said for
  * the day's earlier meals ("a table for brunch", "lunch"), nor the word for another thing (rules 81): "table tennis",
  * "move the tables", "a meeting about the Christmas party", "dropping off the film" ({@link BUSINESS_THING}).
  */
-const EVENING_THING = /\b(?:(?:a|the)\s+table\s+(?:for|at)\b|book(?:s|ed|ing)?\s+(?:a|the)\s+table|dinner|supper|drinks|(?:the|a|an|our|my|his|her|their|your)\s+(?:[\w'’-]+\s+)?(?:party|show)|concerts?|movies?|(?:see|seeing|watch|watching)\s+(?:a|the)\s+film|film\s+festivals?|cinema|gigs?|theat(?:re|er)|date[\s-]night)\b/i;
-const EARLIER_MEAL = /\b(?:breakfast|brunch|lunch)\b/i;
+const EVENING_THING = new RegExp(String.raw`\b(?:(?:a|the)\s+table\s+(?:for|at)\b|book(?:s|ed|ing)?\s+(?:a|the)\s+table|${Object.values(EVENING_NOUNS).join('|')}|`
+  + String.raw`(?:the|a|an|our|my|his|her|their|your)\s+(?:[\w'’-]+\s+)?(?:${EVENING_THINGS_NAMED.join('|')})|(?:see|seeing|watch|watching)\s+(?:a|the)\s+film|film\s+festivals?|date[\s-]night)\b`, 'i');
+const EARLIER_MEAL = new RegExp(String.raw`\b(?:${EARLIER_MEALS.join('|')})\b`, 'i');
 /**
- * A thing of business hours the evening's words may be about ("a meeting about the party", "a table tennis match"; rules
- * 81): a meeting only as the thing had ("a / the / my meeting"), so meeting someone for dinner or drinks stays the evening
- * (rules 86).
+ * A thing of business hours in the words ({@link BUSINESS_NOUNS}); a meeting only as the thing had ("a / the / my
+ * meeting"), so meeting someone for dinner or drinks, or a dinner "to talk about the trip", stays the evening (rules 86).
  */
-const BUSINESS_THING = /\b(?:(?:a|an|the|my|our|his|her|their|your|this|that)\s+(?:[\w'’-]+\s+)?meetings?|appointments?|deliver(?:y|ed|ing)|match|tennis)\b/i;
+const BUSINESS_THING = new RegExp(String.raw`\b(?:(?:a|an|the|my|our|his|her|their|your|this|that)\s+(?:[\w'’-]+\s+)?meetings?|`
+  + String.raw`(?:${BUSINESS_NOUNS.filter((n) => n !== 'meeting').join('|')})s?|deliver(?:ed|ing))\b`, 'i');
 
 /**
  * The hour of the day (0–23) a bare hour (1–12, no am / pm) said for a day ahead is, by `said` (the words it is said
  * in): 7–11 the morning and 12–6 the afternoon by business hours, 7–11 the evening for an outing of the evening
- * (`EVENING_THING`: "a table for four on Friday at 8" is 8pm).
+ * (`EVENING_THING`: "a table for four on Friday at 8" is 8pm). `said` may be whether the thing is an evening's outing,
+ * read elsewhere (the booking a new hour moves; retimed.ts).
  */
-export function bareHour(hour: number, said: string): number {
+export function bareHour(hour: number, said: string | boolean): number {
   if (hour < 7) return hour + 12;
-  return hour < 12 && eveningOuting(said) ? hour + 12 : hour;
+  return hour < 12 && (typeof said === 'boolean' ? said : eveningOuting(said)) ? hour + 12 : hour;
 }
 
 /** True when `said` tells of an outing of the evening ({@link EVENING_THING}), not an earlier meal nor a thing of business hours. */
@@ -93,17 +114,25 @@ export function clockOf(c: chrono.ParsedComponents, phrase: string, ahead = fals
   return `${pad(hour)}:${pad(c.get('minute') ?? 0)}`;
 }
 
+/** Words that say a half of the day after an hour. */
+const HALF = String.raw`(?:am|pm|a\.m\.|p\.m\.)`;
+/** A move of the booking to an hour ("move it to", "push the dentist back to", "change that to"). */
+const MOVE_TO = String.raw`(?:move|push|change|switch|shift|bring|put|bump)(?:\s+(?:it|that|this|(?:the|my|our|your)\s+[\w'’-]+(?:\s+[\w'’-]+)?))?(?:\s+(?:back|forward))?\s+(?:to|till|until)`;
+
 /**
  * A new hour said alone for the booking under discussion, with "instead" ("can we do 7 instead?", "make it 7pm instead",
  * "how about 7:30 instead?"; rules 76): no day, so the one booking of the day it is said moves to that hour. A bare number
  * is an hour only after "do", "say" (rules 78) or "how / what about" (rules 79: "how about 7 instead?"), or "at" after
  * them or after "do / make / move it" ("can we do it at 7 instead?"; rules 81): "at" after a clause's own action is that
- * clause's own plan ("I'll pick the kids up at 6 instead": no retime, dated today). After "for", "make it" or a lone
- * "about" it is as likely a count ("a table for 2 instead", "make it 2 instead", "about 7 instead"), so there only an
- * hour that says it is one (am / pm, o'clock, ":30") retimes.
+ * clause's own plan ("I'll pick the kids up at 6 instead": no retime, dated today; its action the booking's own,
+ * {@link hourAfterAction}). After "make it", "for" or "about" it is as likely a count ("a table for 2 instead", "make it
+ * 2 instead", "about 7 instead"), so there only an hour that says it is one (am / pm, o'clock, ":30") retimes, and only
+ * after words that move the booking ("make it for 4pm", "move it to about 4pm", "how about 4pm"; rules 82): "I'll leave
+ * work at about 4pm instead" is the clause's own plan.
  */
-const HOUR_INSTEAD = new RegExp(String.raw`\b(?:(?:(?:do|say|meet|(?:how|what)\s+about)(?:\s+at)?|(?:do|make|move|have|change|switch|push)\s+(?:it|that|this)\s+at)\s+(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|o['’]clock)?`
-  + String.raw`|(?:make\s+it|for|about)\s+(\d{1,2})(?:(?::(\d{2}))\s*(am|pm|a\.m\.|p\.m\.)?|\s*(am|pm|a\.m\.|p\.m\.|o['’]clock)))\s+instead\b(?!\s+of\b)`, 'i');
+const HOUR_INSTEAD = new RegExp(String.raw`\b(?:(?:(?:do|say|meet|(?:how|what)\s+about)(?:\s+at)?|(?:do|make|move|have|change|switch|push)\s+(?:it|that|this)\s+at)\s+(\d{1,2})(?::(\d{2}))?\s*(${HALF}|o['’]clock)?`
+  + String.raw`|(?:${MOVE_TO}|(?:make|do|have|book|set)\s+(?:it|that|this)(?:\s+(?:for|at))?|do|say|(?:how|what)\s+about)(?:\s+(?:about|around))?`
+  + String.raw`\s+(\d{1,2})(?:(?::(\d{2}))\s*(${HALF})?|\s*(${HALF}|o['’]clock)))\s+instead\b(?!\s+of\b)`, 'i');
 
 /** A new hour said alone ({@link hourInstead}): hour, minute, half of the day said ("am" / "pm", or none), and where its words are. */
 export interface HourInstead {
@@ -116,20 +145,50 @@ export interface HourInstead {
 }
 
 /**
- * The new hour said alone in `said` ({@link HOUR_INSTEAD}), or null. A bare hour is one a clock shows, 1 to 12 ("how
- * about 20 instead?", "do 0 instead?" are no hour).
+ * The hour `m` matched (its hour, minutes and half at the groups `at`), or null where it is none a clock shows: a bare
+ * hour is 1 to 12 ("how about 20 instead?", "do 0 instead?" are no hour).
  */
-export function hourInstead(said: string): HourInstead | null {
-  const m = HOUR_INSTEAD.exec(said);
-  if (!m) return null;
-  const hour = Number(m[1] ?? m[4]);
-  const minutes = m[2] ?? m[5];
+function hourOf(m: RegExpExecArray, hours: string | undefined, minutes: string | undefined, half: string | undefined): HourInstead | null {
+  const hour = Number(hours);
   const minute = Number(minutes ?? 0);
-  const half = m[3] ?? m[6] ?? m[7] ?? null;
   // "do 7 o'clock": no half of the day said.
   const told = half && /^[ap]/i.test(half) ? half : null;
   if (minute > 59 || hour > 23 || (told && (hour === 0 || hour > 12)) || (!told && minutes === undefined && (hour === 0 || hour > 12))) return null;
   return { hour, minute, half: told, start: m.index + m[0].search(/\d/), end: m.index + m[0].search(/\s+instead\b/i) };
+}
+
+/** The new hour said alone in `said` ({@link HOUR_INSTEAD}), or null. */
+export function hourInstead(said: string): HourInstead | null {
+  const m = HOUR_INSTEAD.exec(said);
+  return m ? hourOf(m, m[1] ?? m[4], m[2] ?? m[5], m[3] ?? m[6] ?? m[7]) : null;
+}
+
+/** An hour "at" a clause's action, "instead" ("let's meet at 7 instead", "I'll leave work at about 4pm instead"). */
+const AT_HOUR_INSTEAD = new RegExp(String.raw`\bat\s+(?:(?:about|around)\s+)?(\d{1,2})(?::(\d{2}))?\s*(${HALF}|o['’]clock)?\s+instead\b(?!\s+of\b)`, 'i');
+/** A day said in a sentence: a weekday, "today", "tomorrow", "the weekend", "the 12th", a month (not "may", as often a verb). */
+const ANY_DAY = new RegExp(String.raw`\b(?:${DAY_WORD}|weekend|\d{1,2}(?:st|nd|rd|th)|(?:next|this|last)\s+week|january|february|march|april|june|july|august|september|october|november|december)\b`, 'i');
+
+/**
+ * The new hour said "at" a clause's own action with "instead", in a sentence of `said` that names no day ("let's meet at
+ * 7 instead", "I'll pick the kids up at 6 instead"), or null. Its own plan, dated today (rules 81), unless the action is
+ * the booking's own: "let's meet at 7 instead" after "let's meet at 6 on Friday" moves the meeting (decide.ts; rules 82).
+ */
+export function hourAfterAction(said: string): HourInstead | null {
+  for (const sentence of said.split(/(?<=[.!?])\s+/)) {
+    const m = AT_HOUR_INSTEAD.exec(sentence);
+    if (m && !ANY_DAY.test(sentence)) return hourOf(m, m[1], m[2], m[3]);
+  }
+  return null;
+}
+
+/**
+ * True when `said` tells an hour after "at" with no half of the day (`hour` on a 12-hour clock, `minute`): "Saturday at
+ * 7", "at seven on Saturday"; not "at 7pm", "Saturday evening at 7" (rules 82: read again with the booking it moves).
+ */
+export function bareHourSaid(said: string, hour: number, minute: number): boolean {
+  return said.split(/(?<=[.!?])\s+/).some((sentence) => !HALF_OF_DAY.test(sentence)
+    && [...hourWordsAsNumbers(sentence).matchAll(/\bat\s+(\d{1,2})(?::(\d{2}))?(?![\d:])(?!\s*(?:am|pm|a\.m\.|p\.m\.))/gi)]
+      .some((m) => Number(m[1]) % 12 === hour % 12 && Number(m[2] ?? 0) === minute));
 }
 
 /** `19:00` -> `7pm`, `19:30` -> `7:30pm`, `12:00` -> `noon`, `00:00` -> `midnight`: a clock time as written in a fact. */

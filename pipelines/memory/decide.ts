@@ -7,6 +7,7 @@ import type { ExtractedFact } from './extractor.js';
 import { keyedIdentifier, ofIdentifierKind } from './identifiers.js';
 import { cancelledBookings, cancelledOrders } from './cancelled-plans.js';
 import { reclockedText, retellsHour, retimedText, type Retold } from './retimed.js';
+import { hourAfterAction } from './clock-time.js';
 import { spokenDate } from './date-text.js';
 import { FOR_NOW_PREFERENCE } from './temporary-slots.js';
 import { canonicalSlot } from './thing-keys.js';
@@ -66,6 +67,11 @@ export interface DecisionInput {
   team?: Candidate[];
   /** The session the fact was said in: a new hour said alone moves only a booking of this session (rules 78). Absent: none moves. */
   sessionId?: string;
+  /**
+   * The words the fact was said in (the utterance's text): a bare new hour is read again with the booking it moves, and
+   * "let's meet at 7 instead" moves the meeting (`timeMove`; rules 82). Absent: read from the fact's text alone.
+   */
+  said?: string;
 }
 
 /** Decides ADD / UPDATE / DELETE / KEEP / NOOP. Implementations: deterministic rules, LLM. */
@@ -267,12 +273,26 @@ interface TimeMove {
  * The move an alternative naming only a new time makes, or null for any other fact. A new day ("let's do Saturday at
  * seven instead"; fix9) moves any plan, written again with the new day where its text says its day (`retimedText`); a
  * new hour alone ("can we do 7 instead?", "how about 7 instead?"; rules 76, 79) only the speaker's booking or a shared one
- * of the same session (rules 78), and only to an hour it can be at (`reclockedText`), its day kept.
+ * of the same session (rules 78), and only to an hour it can be at (`reclockedText`), its day kept; so does the booking's
+ * own action at a new hour ("let's meet at 7 instead"; rules 82). `said`: the words of the fact (`DecisionInput.said`).
  */
-function timeMove(fact: ExtractedFact, sessionId: string | undefined): TimeMove | null {
-  if (retimes(fact)) return { may: () => true, retell: (plan) => retimedText(plan, fact), bare: true };
-  if (fact.settles !== 'instead' || fact.eventTime || !retellsHour(fact.content)) return null;
-  return { may: (plan) => ownBooking(plan, fact, sessionId), retell: (plan) => reclockedText(plan, fact.content), bare: false };
+function timeMove(fact: ExtractedFact, sessionId: string | undefined, said: string | undefined): TimeMove | null {
+  if (fact.settles !== 'instead') return null;
+  if (!fact.eventTime && retellsHour(fact.content)) {
+    return { may: (plan) => ownBooking(plan, fact, sessionId), retell: (plan) => reclockedText(plan, fact.content), bare: false };
+  }
+  // "Let's meet at 7 instead" after "let's meet at 6 on Friday": the booking's own action (or one that names only a time:
+  // "let's go at 7 instead"), with nothing of its own, at a new hour said with no day moves the booking, its day kept
+  // (rules 82); chrono's today for the hour is no day said. Another action ("I'll pick the kids up at 6 instead") is its
+  // own plan (rules 81).
+  const hour = said === undefined ? null : hourAfterAction(said);
+  const o = fact.planObject;
+  if (hour) {
+    if (!o?.verb || o.objects.length > 0) return null;
+    const may = (plan: Fact): boolean => ownBooking(plan, fact, sessionId) && (plan.planObject?.verb === o.verb || TIME_ONLY_VERBS.has(o.verb!));
+    return { may, retell: (plan) => (may(plan) ? reclockedText(plan, hour) : null), bare: false };
+  }
+  return retimes(fact) ? { may: () => true, retell: (plan) => retimedText(plan, fact, said), bare: true } : null;
 }
 
 function norm(v: string | null): string {
@@ -488,7 +508,7 @@ export class RuleDecider implements Decider {
     this.#valueChange = options.valueChangeCosine ?? 0.25;
   }
 
-  async decide({ fact, candidates, retractedFacts, time, names, team, sessionId }: DecisionInput): Promise<Decision> {
+  async decide({ fact, candidates, retractedFacts, time, names, team, sessionId, said }: DecisionInput): Promise<Decision> {
     // "Change my order to size 56 instead of 54", "my order is now size 56, not 54", "move my repair from Tuesday to
     // Thursday", the agent's "I changed your order to size 56": the fact holding the old value is replaced (trial11).
     const changed = fact.retraction ? null : valueChanged(fact, candidates, names ?? [], this.#valueChange);
@@ -504,7 +524,7 @@ export class RuleDecider implements Decider {
         ?? candidates.find((c) => (fact.settles === 'instead' || fact.settles === 'cancelled') && c.fact.planObject?.event === true && fits(c));
       // "Let's do Saturday at seven instead", "can we do 7 instead?": an alternative naming only a new time moves the latest
       // plan dated that day it may move (`timeMove`).
-      const move = timeMove(fact, sessionId);
+      const move = timeMove(fact, sessionId, said);
       const dated = !open && move ? latestDatedPlan(candidates.filter((c) => move.may(c.fact)), time) : undefined;
       const moved = open ?? (dated && move && (move.bare || move.retell(dated.fact)) ? dated : undefined);
       // A plan to cancel something is done by cancelling it ("I cancelled the paper delivery"): closed, not withdrawn.

@@ -120,7 +120,7 @@ export async function writeFacts(
     const names = await peopleNames(deps.graph, tenant, [u.speakerId, ...u.addresseeIds, ef.subjectId,
       ...candidates.flatMap((c) => [c.fact.speakerId, c.fact.subjectId])], known);
     // A stay ("in Lisbon for a month") is stored beside the home it interrupts; a lasting value outlasts a stay of it.
-    const decision = decideWithStays(await decider.decide({ fact: ef, candidates, retractedFacts, time: u.time, names, sessionId: u.sessionId, ...(team ? { team } : {}) }), end, candidates,
+    const decision = decideWithStays(await decider.decide({ fact: ef, candidates, retractedFacts, time: u.time, names, sessionId: u.sessionId, said: u.text, ...(team ? { team } : {}) }), end, candidates,
       ef.validFrom !== undefined && ef.validFrom > u.time);
     // Nothing to store and nothing to end ("I'm not a photographer anymore", none held): no op for the client (rules 43).
     if (decision.op === 'NOOP') {

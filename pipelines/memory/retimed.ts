@@ -6,8 +6,9 @@
  * plan still says what it is.
  */
 import type { Fact } from '../../graph/memory-store.js';
-import { bareHour, eveningOuting, hourInstead, spokenClock } from './clock-time.js';
+import { bareHour, bareHourSaid, eveningOuting, hourInstead, spokenClock, type HourInstead } from './clock-time.js';
 import { spokenDate } from './date-text.js';
+import { eveningBooked } from './plan-object.js';
 
 /** A day or date as said: a weekday, "tomorrow", "the weekend", "the 12th", a month's day. */
 const DAY = String.raw`(?:(?:next|this|the)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|weekend|`
@@ -62,9 +63,10 @@ const CLOCK_AFTER = /^\s+at\s+(?:\d{1,2}(?::\d{2})?(?:am|pm)|noon|midnight)(?![\
  * The plan `plan` moved to the new day of `said` (an alternative that names no thing of its own: "we're going on Sunday
  * now"): its text with its day written as the new one, its slot's date with it, and its kind; null when the plan's text does not
  * write its day as the date reader does, or the day is the same. A time of day said with the new day (`said.content`:
- * "…on Saturday 5 December 2026 at 7am") replaces the plan's (rules 68); none said, the plan's stays.
+ * "…on Saturday 5 December 2026 at 7am") replaces the plan's (rules 68); none said, the plan's stays. A bare hour in the
+ * `words` said ("let's do Saturday at 7 instead") is read with the booking it moves (`bookingsHour`; rules 82).
  */
-export function retimedText(plan: Fact, said: { eventTime?: string | null; content?: string }): Retold | null {
+export function retimedText(plan: Fact, said: { eventTime?: string | null; content?: string }, words?: string): Retold | null {
   const from = plan.eventTime;
   const to = said.eventTime;
   if (!from || !to || from.length !== 10 || to.length !== 10 || from === to) return null;
@@ -75,12 +77,35 @@ export function retimedText(plan: Fact, said: { eventTime?: string | null; conte
   const oldClock = CLOCK_AFTER.exec(plan.content.slice(at + old.length))?.[0] ?? '';
   const newDay = spokenDate(to);
   const newAt = said.content?.indexOf(newDay) ?? -1;
-  const newClock = newAt < 0 ? null : CLOCK_AFTER.exec(said.content!.slice(newAt + newDay.length))?.[0] ?? null;
+  const told = newAt < 0 ? null : CLOCK_AFTER.exec(said.content!.slice(newAt + newDay.length))?.[0] ?? null;
+  const newClock = told && words !== undefined ? bookingsHour(told, words, plan) : told;
   const content = `${plan.content.slice(0, at)}${newDay}${newClock ?? oldClock}${plan.content.slice(at + old.length + oldClock.length)}`;
   const slot = plan.slot?.endsWith(`:${from}`) ? `${plan.slot.slice(0, -from.length)}${to}` : plan.slot;
   return { content, slot, kind: plan.kind };
 }
 
+
+/**
+ * Whether the booking `plan` is an outing of the evening (clock-time.ts `bareHour`): by the thing plan-object.ts read it
+ * to be about (`eveningBooked`; rules 82), else by its words (`eveningOuting`).
+ */
+function eveningPlan(plan: Fact): boolean {
+  return plan.planObject ? eveningBooked(plan.planObject) : eveningOuting(plan.content);
+}
+
+/**
+ * The clock ` at 7am` a new day was said with, read again where the `words` said its hour bare ("let's do Saturday at 7
+ * instead"): by the booking `plan` it moves, not the words of the new sentence alone, so a table at Luigi's on Friday at
+ * 8pm moves to Saturday at 7pm and a dentist's appointment keeps business hours (clock-time.ts `bareHour`; rules 82).
+ */
+function bookingsHour(clock: string, words: string, plan: Fact): string {
+  const at = minutesOf(clock);
+  if (at === null) return clock;
+  const hour = Math.floor(at / 60) % 12 || 12;
+  const minute = at % 60;
+  if (!bareHourSaid(words, hour, minute)) return clock;
+  return ` at ${spokenClock(`${String(bareHour(hour, eveningPlan(plan))).padStart(2, '0')}:${String(minute).padStart(2, '0')}`)}`;
+}
 
 /** True when `content` retimes by a new hour alone (clock-time.ts `hourInstead`). */
 export function retellsHour(content: string): boolean {
@@ -101,10 +126,11 @@ function minutesOf(clock: string): number | null {
  * then "7": 7pm), though 9–11 the morning for a plan no evening's outing ("10" after a dentist at 5: 10am; rules 81),
  * or as clock-time.ts reads a bare hour where it had none (`bareHour`: 7–11 the morning, 12–6 the
  * afternoon by business hours; 7–11 the evening for an evening's outing, rules 79).
- * Null when `said` names no such hour or the plan's text does not write its day.
+ * `said` is the words of the new hour, or the hour read from them (clock-time.ts `hourAfterAction`: "let's meet at 7
+ * instead"; rules 82). Null when `said` names no such hour or the plan's text does not write its day.
  */
-export function reclockedText(plan: Fact, said: string): Retold | null {
-  const m = hourInstead(said);
+export function reclockedText(plan: Fact, said: string | HourInstead): Retold | null {
+  const m = typeof said === 'string' ? hourInstead(said) : said;
   const day = plan.eventTime;
   if (!m || !day || day.length !== 10) return null;
   const spoken = spokenDate(day);
@@ -120,11 +146,12 @@ export function reclockedText(plan: Fact, said: string): Retold | null {
     h = Math.abs(am + 12 * 60 - old) < Math.abs(am - old) ? (hour % 12) + 12 : hour % 12;
     // "How about 10 instead?" after "a dentist appointment at 5": a plan of business hours is not moved to 9pm or later (rules 81).
     // Only one of business hours: a call or a shift already in the evening ("at 8pm", then "9") stays there (rules 86).
-    if (h >= 21 && old < 18 * 60 && !eveningOuting(plan.content)) h -= 12;
-  } else h = bareHour(hour, plan.content);
+    if (h >= 21 && old < 18 * 60 && !eveningPlan(plan)) h -= 12;
+  } else h = bareHour(hour, eveningPlan(plan));
   // A bare hour read as the small hours ("make it 2" after "at 8", read as 8am) is no booking's hour (rules 78).
   if (h > 23 || minute > 59 || (!m.half && h < 7)) return null;
   const clock = ` at ${spokenClock(`${String(h).padStart(2, '0')}:${String(minute).padStart(2, '0')}`)}`;
   const end = at + spoken.length;
-  return { content: `${plan.content.slice(0, end)}${clock}${plan.content.slice(end + oldClock.length)}`, slot: plan.slot, kind: plan.kind };
+  // Its day kept: the fact moved to the hour is of the booking's day, not of the day the hour was said (rules 82).
+  return { content: `${plan.content.slice(0, end)}${clock}${plan.content.slice(end + oldClock.length)}`, slot: plan.slot, kind: plan.kind, eventTime: day };
 }

@@ -44,11 +44,11 @@ export function findVocatives(text: string, known?: ReadonlySet<string>): string
     // Unpunctuated speech: "robert can you…" opens the turn with the name, then a request or question.
     const spokenOpening = !cased && (k === 0 || OPENERS.has(prev)) && k + 1 < t.length &&
       opensRequest(t[k + 1]!.lower, t.slice(k + 2, k + 4).map((x) => x.lower));
-    // Typed text: a name closing its sentence (". ", "!" or the end) after a word that ends a clause ("See you tomorrow
-    // Ben."; rules 80), as `clauseClosing` reads a listener's; unpunctuated speech only there, with a listener's name. A
-    // name no one is known by must be a listed first name, no day or month, and not after a determiner ("See you Sunday.",
-    // "I saw that Madonna.").
-    const typedClosing = cased && k > 0 && (k + 1 === t.length || ['.', '!'].includes(t[k + 1]!.value)) && closesAsCall(prev, t[k - 2]?.lower)
+    // Typed text: a name closing its sentence (".", "!", "?" or the end) after a word that ends a clause ("See you tomorrow
+    // Ben."; rules 80; "Can you send me the invoice tomorrow Ben?"; rules 82), as `clauseClosing` reads a listener's;
+    // unpunctuated speech only there, with a listener's name. A name no one is known by must be a listed first name, no day
+    // or month, and not after a determiner ("See you Sunday.", "I saw that Madonna."). "Did you see Ben?", "Is it Ben?": asked about.
+    const typedClosing = cased && k > 0 && (k + 1 === t.length || ['.', '!', '?'].includes(t[k + 1]!.value)) && closesAsCall(prev, t[k - 2]?.lower)
       && (known !== undefined || (givenNamePrevalence(t[k]!.value) > 0 && !DETERMINERS.has(prev) && !CALENDAR.test(t[k]!.lower)));
     if ((startSlot && endSlot) || (commaBefore && isPunct(k + 1)) || spokenOpening || typedClosing) {
       found.push(known ? t[k]!.lower : capitalise(t[k]!.value));
@@ -171,11 +171,11 @@ function closesAsCall(last: string, beforeLast: string | undefined): boolean {
 
 /**
  * The call by one of the `names` (a pattern) that closes `text` after a word that ends a clause (`closesAsCall`), with
- * the space before it. Unpunctuated speech: in any case, before any closing mark. `typed` text: the name as written
- * (capitalised), before ".", "!" or the end ("See you tomorrow Ben."; rules 80).
+ * the space before it, before any closing mark. Unpunctuated speech: in any case. `typed` text: the name as written
+ * (capitalised; "See you tomorrow Ben."; rules 80; "Can you send me the invoice tomorrow Ben?"; rules 82).
  */
 function clauseClosing(text: string, names: string, typed: boolean): RegExpExecArray | null {
-  const m = new RegExp(`(?<=(?:^|\\s)(?:(\\S+)\\s+)?(\\S+))\\s+${names}(?=\\s*${typed ? '[.!]' : '[.!?]'}*\\s*$)`, typed ? '' : 'i').exec(text);
+  const m = new RegExp(`(?<=(?:^|\\s)(?:(\\S+)\\s+)?(\\S+))\\s+${names}(?=\\s*[.!?]*\\s*$)`, typed ? '' : 'i').exec(text);
   return m && closesAsCall(m[2]!.toLowerCase(), m[1]?.toLowerCase()) ? m : null;
 }
 
