@@ -50,8 +50,11 @@ export function withoutPhatic(sentence: string): string {
 const NOT_AFTER = String.raw`(?<!\b(?:say|says|said|saying|no|my|our|your|his|her|their|(?:as|if|what|whatever)\s+(?:you|we|they|I|he|she)))`;
 const THANKS = String.raw`(?:thanks|thank\s+you|many\s+thanks)(?:\s+(?:so|very)\s+much|\s+a\s+lot|\s+again)?`;
 const COMMA_COURTESY_TAIL = new RegExp(String.raw`${NOT_AFTER}\s*,\s*(?:${THANKS}|please|cheers)\s*([.!?]*)\s*$`, 'i');
-/** Thanks a verb takes ("to give thanks") or a thanks given ("a big / quick thank you"): the thing said, no courtesy (rules 81). */
-const THANKS_NOT_TAKEN = String.raw`(?<!\bto\s+[\w'’]+\s+|\b(?:a|an)\s+(?:big|quick|huge|special|little|heartfelt|warm|massive|short|sincere|proper|personal|formal|final|brief|small)\s+)`;
+/**
+ * Thanks a verb of thanking takes ("to give thanks", "extend many thanks"; rules 81) or a thanks given ("a big / quick thank
+ * you"): the thing said, no courtesy. Only those verbs: "speak to Ben thanks", "pay thanks" close with a courtesy (rules 85).
+ */
+const THANKS_NOT_TAKEN = String.raw`(?<!\b(?:give|gives|gave|giving|express|expresses|expressed|expressing|offer|offers|offered|offering|send|sends|sent|sending|extend|extends|extended|extending)\s+|\b(?:a|an)\s+(?:big|quick|huge|special|little|heartfelt|warm|massive|short|sincere|proper|personal|formal|final|brief|small)\s+)`;
 const BARE_COURTESY_TAIL = new RegExp(String.raw`${NOT_AFTER}(?<!\b(?:a|an|the|this|that|any|some|many|much|more|to|as|of|for|with|is|was|are|were|be|been|am))`
   + String.raw`\s+(?:${THANKS_NOT_TAKEN}${THANKS}|please)\s*([.!?]*)\s*$`, 'i');
 /**

@@ -178,9 +178,10 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   /**
    * Score bonus factor, in place of `answerTypeBoost`, for turns and facts that name a place on a question that asks for
    * one ("Where has Melanie camped?": the turn naming the beach above turns only about camping; `namesPlace`: a
-   * capitalised name WordNet files as a location after a place preposition, or elsewhere unless it opens a sentence,
-   * follows with/and/meet or is also a person ("Jordan is coming over" names none), or "at/in/to the <noun>" where
-   * WordNet reads the noun as a place, or "at home", "at work", "in bed");
+   * capitalised name WordNet files as a location after a place preposition, or elsewhere unless it follows meet, or is
+   * a common first name that opens a sentence, follows with/and or is also a person ("Jordan is coming over" names none;
+   * "Paris was amazing" does), or "at/in/to the <noun>" where WordNet reads the noun as a place, or "at home", "at work"
+   * (not "have to work"), "in bed");
    * default 0 (off).
    */
   placeAnswerBoost?: number;

@@ -1,14 +1,18 @@
 import * as chrono from 'chrono-node';
 import { namedDate } from './memory-items.js';
 import { defaultWordNet, type WordNet } from './wordnet.js';
+import { givenNamePrevalence } from '../speaker/given-names.js';
 
 /** What kind of answer a question expects, where the wording says so. */
 export type AnswerType = 'time' | 'number' | 'place' | 'person';
 
 const ASKS_TIME = /^\s*(?:when|how long|since when|what (?:time|date|day|month|year)|which (?:time|date|day|month|year|week))\b/i;
 const ASKS_NUMBER = /^\s*(?:how (?:many|much|often|old|far))\b/i;
-/** "Where…", "From where…", "Which city…", "In what country…": the answer is a place ("What state of mind…" asks none). */
-const ASKS_PLACE = new RegExp('^\\s*(?:(?:from|to)\\s+where|where|(?:(?:in|to|from|at)\\s+)?(?:which|what)\\s+(?:city|country|town|state(?!\\s+of\\b)|place|'
+/**
+ * "Where…", "From where…", "Which city…", "In what country…", "What state of Australia…": the answer is a place ("What
+ * state of mind / affairs / play / the art…" asks none).
+ */
+const ASKS_PLACE = new RegExp('^\\s*(?:(?:from|to)\\s+where|where|(?:(?:in|to|from|at)\\s+)?(?:which|what)\\s+(?:city|country|town|state(?!\\s+of\\s+(?:mind|affairs|play|the\\s+art)\\b)|place|'
   + 'location|venue|village|county|region|continent|park|beach|restaurant|cafe|store|shop))\\b', 'i');
 const NUMBER = /\b(?:\d+|once|twice|thrice|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|hundred|thousand|several|few|every (?:day|week|month|year))\b/i;
 /** A year on its own ("since 2019"), which chrono does not read as a time. */
@@ -55,8 +59,24 @@ const NOT_PLACE = new Set(('it me you him her us them there here which what who 
   + 'with for of about and or but on by like than so because when after before while during').split(' '));
 /** Nouns that name a place right after the preposition, with no determiner, though WordNet does not say so ("at work", "in bed"). */
 const BARE_PLACES = new Set(['home', 'work', 'bed', 'school', 'church', 'college', 'hospital']);
-/** Words right before a name that make it a person's, not a place's ("with Jordan", "meeting Sydney"). */
-const BEFORE_PERSON = /^(?:with|and|meet|meets|meeting|met)$/i;
+/**
+ * Words right before "to" that make it an infinitive's ("have to work", "would love to work"), so a bare place after it
+ * (`BARE_PLACES`) is a verb: modals' kin, and verbs and adjectives that take one ("go to work", "back to work" stay places).
+ */
+const BEFORE_INFINITIVE = new Set(('have has had having want wants wanted need needs needed love loves loved like likes liked '
+  + 'hate hates hated prefer prefers preferred try tries tried trying plan plans planned hope hopes hoped ought used supposed '
+  + 'able unable about decide decides decided start starts started begin begins began continue continues continued '
+  + 'learn learns learned learnt agree agreed promise promised refuse refused expect expected seem seems seemed intend intends '
+  + 'intended wish wishes wished manage managed afford chose choose ready willing happy glad eager keen free').split(' '));
+/** Words right before a name that make it a person's, not a place's ("meeting Sydney"). */
+const MEETS = /^(?:meet|meets|meeting|met)$/i;
+/** Words right before a name that make a common given name a person's ("with Jordan", "Jordan and Georgia"). */
+const BEFORE_PERSON = /^(?:with|and)$/i;
+/**
+ * How common a first name must be (percent of people, `givenNamePrevalence`) for a place of that name to read as a person
+ * where both could be meant: 1 in 5,000 ("Virginia", "Georgia", "Jordan" are; "Paris", "Houston", "Dallas" are not).
+ */
+const COMMON_GIVEN_NAME = 0.02;
 /** Per WordNet, whether a word's senses are places (`placeNoun`), cached: the same words recur in every ranking. */
 const placeCache = new WeakMap<WordNet, Map<string, boolean>>();
 
@@ -81,12 +101,13 @@ function placeNoun(word: string, wordnet: WordNet, proper: boolean): boolean {
 
 /**
  * True when `text` names a place: a capitalised name WordNet files as a location ("Sweden", "Paris", "Boston"; a
- * person's name is none) after a place preposition ("to Sydney"), or elsewhere when it does not open a sentence, does
- * not follow with/and/meet ("with Jordan", "meeting Sydney") and WordNet files it as no person either: many places
- * are given names too ("Jordan is coming over", "Georgia loves her dog"); or a place preposition followed, past a
- * determiner and up to two more words, by a noun WordNet reads as a place ("at the beach", "in the mountains", "to a
- * little restaurant"), or right after it by one of `BARE_PLACES` ("at home", "at work", "in bed"). A noun right before
- * "of" is not the place ("in the middle of it"). Without WordNet, nothing is judged a place.
+ * person's name is none) after a place preposition ("to Sydney"), or elsewhere unless it follows meet ("meeting
+ * Sydney") or is a common first name (`COMMON_GIVEN_NAME`) that opens a sentence, follows with/and or names a person in
+ * WordNet too: many places are given names ("Jordan is coming over", "Georgia loves her dog"), a rare one is the place
+ * ("Paris was amazing", "Houston and Dallas"); or a place preposition followed, past a determiner and up to two more
+ * words, by a noun WordNet reads as a place ("at the beach", "in the mountains", "to a little restaurant"), or right
+ * after it by one of `BARE_PLACES` ("at home", "at work", "in bed"; not after an infinitive's "to": "have to work"). A
+ * noun right before "of" is not the place ("in the middle of it"). Without WordNet, nothing is judged a place.
  */
 export function namesPlace(text: string, wordnet: WordNet = defaultWordNet()): boolean {
   if (!wordnet.available) return false;
@@ -98,10 +119,13 @@ export function namesPlace(text: string, wordnet: WordNet = defaultWordNet()): b
       const before = words[i - 2] ?? '';
       const after = PLACE_PREPOSITIONS.has(before.toLowerCase()) && /^\s+$/.test(words[i - 1] ?? '');
       const opens = i === 0 || /[.!?]/.test(words[i - 1] ?? '');
-      if (after || !(opens || BEFORE_PERSON.test(before) || wordnet.nounKinds(w, true).some((k) => k.lexFile === 'noun.person'))) return true;
+      const person = MEETS.test(before) || (givenNamePrevalence(w) >= COMMON_GIVEN_NAME
+        && (opens || BEFORE_PERSON.test(before) || wordnet.nounKinds(w, true).some((k) => k.lexFile === 'noun.person')));
+      if (after || !person) return true;
     }
     if (!PLACE_PREPOSITIONS.has(w.toLowerCase())) continue;
-    if (BARE_PLACES.has((words[i + 2] ?? '').toLowerCase()) && /^\s+$/.test(words[i + 1] ?? '')) return true;
+    const infinitive = w.toLowerCase() === 'to' && BEFORE_INFINITIVE.has((words[i - 2] ?? '').toLowerCase()) && /^\s+$/.test(words[i - 1] ?? '');
+    if (!infinitive && BARE_PLACES.has((words[i + 2] ?? '').toLowerCase()) && /^\s+$/.test(words[i + 1] ?? '')) return true;
     let j = i + 2;
     const determined = DETERMINERS.has((words[j] ?? '').toLowerCase());
     if (determined) j += 2;

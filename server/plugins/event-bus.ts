@@ -56,10 +56,11 @@ export const eventBusPlugin = fp(
       }
       const session = app.sessions.get(event.tenant, event.sessionId);
       // Merged by hand: the event names each session the merged participant spoke or was addressed in. A live
-      // session here that holds them as an agent (`?agent=`) learns of it too, though they have not spoken in it yet.
+      // session here that holds them as an agent (`?agent=`, or an earlier version's list) learns of it too, though they
+      // have not spoken in it yet.
       if (event.type === 'speaker.merged') {
         for (const s of app.sessions.ofTenant(event.tenant)) {
-          if (s === session || !s.agents.has(event.payload.from)) continue;
+          if (s === session || !(s.agents.has(event.payload.from) || s.legacyAgents.has(event.payload.from))) continue;
           s.participantRetired(event.payload).catch((err: Error) => app.log.warn({ err: err.message }, 'could not apply a merge to a live session\'s agents'));
         }
       }

@@ -142,6 +142,11 @@ export class LiveSession implements TurnSession {
    */
   agents: ReadonlySet<string> = new Set();
   /**
+   * The agents an earlier version kept for the session (`legacySessionAgents`): they only narrow its scope, as agents of
+   * {@link memoryScope}; never its people, never agents of the pending external id (a client could have written them).
+   */
+  legacyAgents: ReadonlySet<string> = new Set();
+  /**
    * The route's context scope when the session sets none: `PARLEY_CONTEXT_SCOPE`, else `all` on `/v1/stream` and
    * `participants` on `/v1/twilio`.
    */
@@ -408,14 +413,15 @@ export class LiveSession implements TurnSession {
   /**
    * Under `participants`, the people whose memories `memory.context` may hold: those heard or addressed in this session
    * (as its name spotting knows them: a resumed session's last 50 turns, then every turn), the returning caller behind its
-   * pending external id (one read, kept while that id is pending), and its agents; null under `all`. `scope` (default
-   * the session's {@link contextScope}) is a `query` message's own `context_scope`.
+   * pending external id (one read, kept while that id is pending), and its agents; null under `all`. Its agents as
+   * `MemoryScope.agents` are those and its {@link legacyAgents}. `scope` (default the session's {@link contextScope}) is
+   * a `query` message's own `context_scope`.
    */
   memoryScope(scope: ContextScope = this.contextScope): MemoryScope | null | Promise<MemoryScope | null> {
     if (scope === 'all') return null;
     const within = (expected: string | null): MemoryScope => ({
       people: new Set([...this.vocabulary.sessionPeople(), ...this.agents, ...(expected ? [expected] : [])]),
-      agents: this.agents, sessionId: this.id,
+      agents: this.legacyAgents.size === 0 ? this.agents : new Set([...this.agents, ...this.legacyAgents]), sessionId: this.id,
     });
     const expected = this.expectedParticipant();
     return expected ? expected.then(within) : within(null);
@@ -463,6 +469,7 @@ export class LiveSession implements TurnSession {
     this.lastSpeaker = retiredAs(this.lastSpeaker, change);
     this.lastNonAgent = retiredAs(this.lastNonAgent, change);
     this.agents = new Set([...this.agents].flatMap((id) => retiredAs(id, change) ?? []));
+    this.legacyAgents = new Set([...this.legacyAgents].flatMap((id) => retiredAs(id, change) ?? []));
     // The context scope's people: the survivor replaces the merged one (an erased one has no memories left to push).
     if ('from' in change) this.vocabulary.merged(change.from, change.into);
   }

@@ -5,7 +5,7 @@ import { LiveSession, type LiveSessionDeps } from './live-session.js';
 import type { TurnListenerFactory } from '../../pipelines/retrieval/turn-listener.js';
 import type { SessionRecord } from '../../graph/types.js';
 import { storedTranscriptEndMs, unstoredStreamFromMs } from './stream-frontier.js';
-import { sessionAgents } from '../../pipelines/interaction/session-metadata.js';
+import { legacySessionAgents, sessionAgents } from '../../pipelines/interaction/session-metadata.js';
 import { retryTransient } from '../../graph/transient-retry.js';
 
 /** How many sessions a registry admits. */
@@ -167,6 +167,8 @@ export class SessionRegistry {
     session.ownContextScope = isContextScope(record.metadata.context_scope) ? record.metadata.context_scope : null;
     // The agents its stream named, kept with it: a resume naming none keeps them, after a restart too.
     session.agents = new Set(await sessionAgents(this.deps.stores.graph, tenant, record.metadata));
+    // Those an earlier version kept only narrow its scope, as when it is not live (query-scope.ts).
+    session.legacyAgents = new Set(await legacySessionAgents(this.deps.stores.graph, tenant, record.metadata));
     session.storedClock = taken?.streamClock ? { ...taken.streamClock, transcriptEndMs: await this.transcriptEnd(tenant, id) } : null;
     session.listeners = this.listenerFactories.map((make) => make(session));
     session.onFinished = () => {

@@ -48,16 +48,31 @@ export interface ErasedPerson {
   surviving: { id: string; text: string }[];
 }
 
+/** Hex digits in a run at least this long are an id's (ours hold 32, a uuid's groups 8 and 12), not a code someone said. */
+const ID_RUN = 8;
+
 /**
- * Whether `where` holds `secret`: a cell's text case aside, bytes (a blob, a file) as they are. A secret of digits only
- * (a locker code) counts only outside a run of hex digits: random ids (`bus_…`, uuids) hold any four digits now and
- * then ("…a92744718fc…" is no "4471"), which made a clean erasure read as a leak on a CI run.
+ * Whether `where` holds `secret`: a cell's text case aside, bytes (a blob, a file) as they are, the secret as its UTF-8
+ * bytes. A secret of digits only (a locker code) counts only as a number of its own, outside a run of hex digits as long
+ * as an id's: random ids (`bus_…`, uuids) hold any four digits now and then ("…a92744718fc…" is no "4471"), which made a
+ * clean erasure read as a leak on a CI run; a byte next to it that only looks like a hex digit ("4471a") hides nothing.
  */
 export function holdsSecret(where: string | Buffer, secret: string): boolean {
+  // A buffer read one byte to one character (latin1), and the secret's UTF-8 bytes so too: bytes compared as bytes.
   const text = typeof where === 'string' ? where.toLowerCase() : where.toString('latin1');
-  const s = typeof where === 'string' ? secret.toLowerCase() : secret;
+  const s = typeof where === 'string' ? secret.toLowerCase() : Buffer.from(secret).toString('latin1');
   if (!/^\d+$/.test(s)) return text.includes(s);
-  return new RegExp(`(?<![0-9a-fA-F])${s}(?![0-9a-fA-F])`).test(text);
+  const hex = (c: string | undefined): boolean => c !== undefined && /[0-9a-f]/i.test(c);
+  for (let at = text.indexOf(s); at >= 0; at = text.indexOf(s, at + 1)) {
+    const end = at + s.length;
+    if (/\d/.test(text[at - 1] ?? '') || /\d/.test(text[end] ?? '')) continue;
+    let from = at;
+    let to = end;
+    while (hex(text[from - 1])) from -= 1;
+    while (hex(text[to])) to += 1;
+    if (to - from < ID_RUN) return true;
+  }
+  return false;
 }
 
 /**

@@ -77,6 +77,29 @@ describe("a live session's agents follow merges and erasures made while it runs"
     }
   });
 
+  test('review1 finding 4: an agent an earlier version kept (`agents`) merged away before speaking: the survivor narrows the scope', async () => {
+    const old = await enrolledAgent(t.app, 'default', 'Agent Kit');
+    const survivor = await enrolledAgent(t.app, 'default', 'Kit Vance');
+    // The call as an earlier version kept it, its agents under `agents`; resumed without ?agent=.
+    await t.app.stores.graph.openSession('default', 'agent-merged-legacy', new Date().toISOString());
+    await t.app.stores.graph.updateSession('default', 'agent-merged-legacy', { metadata: { agents: [old] } });
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=agent-merged-legacy`);
+    try {
+      await c.next('session.started');
+      const live = t.app.sessions.get('default', 'agent-merged-legacy')!;
+      assert.deepEqual([...live.legacyAgents], [old]);
+      await api.postUtterances('enrol-kit', [{ speaker: 'Agent Kit', text: 'Testing, one two.' }]);
+      await api.mergeParticipant(old, survivor);
+      for (let i = 0; i < 3000 && live.legacyAgents.has(old); i++) await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual([...live.legacyAgents], [survivor]);
+      const scope = await live.memoryScope('participants');
+      assert.deepEqual([...(scope?.agents ?? [])], [survivor], 'an agent of the scope');
+      assert.ok(!scope?.people.has(survivor), 'never one of its people');
+    } finally {
+      c.close();
+    }
+  });
+
   test('an agent erased while the call runs is dropped from its agents; the other agent stays', async () => {
     const gone = await enrolledAgent(t.app, 'default', 'Agent Ivy');
     const kept = await enrolledAgent(t.app, 'default', 'Agent Joe');

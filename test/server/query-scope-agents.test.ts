@@ -141,6 +141,37 @@ describe('a scoped question on a session no longer live: its agents as when it w
     assert.ok(legacy.some((i) => i.session_id === 'sa-legacy'), `the call's own turns are (${texts(legacy)})`);
   });
 
+  test('review1 finding 4: such a call resumed live without ?agent= keeps the narrowing it has when not live', async () => {
+    // An earlier server's call, not ended: Luis to the agent and the agent to Luis, its agents kept under `agents`.
+    await say('sa-legacy-live', [['Luis', ['Agent Sam'], 'Hello, it is Luis, asking about the red Trek bike.'],
+      ['Agent Sam', ['Luis'], 'Sure Luis, let me check the bike for you.']]);
+    await drainConsolidation(t.app.stores.queue, 60_000);
+    const record = (await t.app.stores.graph.getSession('default', 'sa-legacy-live'))!;
+    await t.app.stores.graph.updateSession('default', 'sa-legacy-live', { metadata: { ...record.metadata, agents: [agent] } });
+    // The upgrade: a fresh server over the same store.
+    await t.close();
+    t = await startTestApp({ DATA_DIR: data.dir });
+    const stored = await query(t, 'sa-legacy-live');
+    assert.ok(!stored.some((i) => /out of stock/.test(i.text)), `not live: the agent's words in another call are not in scope (${texts(stored)})`);
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=sa-legacy-live`);
+    try {
+      await c.next('session.started');
+      c.sendJson({ type: 'utterance', speaker: 'Luis', addressees: ['Agent Sam'], text: 'I am back about the bike.' });
+      await c.nextNew('transcript.final');
+      const live = t.app.sessions.get('default', 'sa-legacy-live');
+      assert.ok(live, 'the session is live');
+      // Its people are read from its stored turns in the background: the agent is one of them once read.
+      for (let i = 0; i < 500 && !(await live.memoryScope('participants'))?.people.has(agent); i++) await new Promise((r) => setTimeout(r, 20));
+      assert.ok((await live.memoryScope('participants'))?.people.has(agent), 'the agent spoke in the call: one of its people');
+      assert.deepEqual([...live.agents], [], 'the legacy list is no agent of the stream (its voices may take the external id)');
+      const resumed = await query(t, 'sa-legacy-live');
+      assert.ok(!resumed.some((i) => /out of stock/.test(i.text)), `live: the agent's words in another call are not in scope (${texts(resumed)})`);
+      assert.ok(resumed.some((i) => i.session_id === 'sa-legacy-live'), `the call's own turns are (${texts(resumed)})`);
+    } finally {
+      c.close();
+    }
+  });
+
   test('session.update cannot set the agents the session keeps; a stream resumed without ?agent= keeps them', async () => {
     const first = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=sa-resume&agent=${agent}`);
     await first.next('session.started');

@@ -19,6 +19,14 @@ describe('a question that asks for a place', () => {
       assert.equal(expectedAnswerType(q), null, q);
     }
   });
+
+  test('review1 finding 8: "what state of <a country>" asks for a place; a state of mind, affairs, play or the art does not', () => {
+    // On main 7b76b708: null for both.
+    for (const q of ['What state of Australia is Perth in?', 'In what state of the US does Ana live?']) assert.equal(expectedAnswerType(q), 'place', q);
+    for (const q of ['What state of affairs did she describe?', 'What state of play did Ben report?', 'What state of the art model did Ana use?']) {
+      assert.equal(expectedAnswerType(q), null, q);
+    }
+  });
 });
 
 describe('a text that names a place', { skip: !wordnet.available && 'no WordNet at /usr/share/wordnet' }, () => {
@@ -49,6 +57,25 @@ describe('a text that names a place', { skip: !wordnet.available && 'no WordNet 
     }
     for (const text of ["I'm at home now.", 'I was at work when it happened.', 'I stayed in bed all morning.',
       'We flew to Sydney last spring.', 'She moved to Georgia.', 'I just got back from Jordan.']) {
+      assert.ok(holdsAnswerType(text, 'place', wordnet), text);
+    }
+  });
+
+  test('review1 finding 7: a place name that opens a sentence, follows "and" or is also a rare given name is a place', () => {
+    // On main 7b76b708: false for each (Paris and Houston have a noun.person sense, Paris opens, Dallas follows "and").
+    for (const text of ['We visited Paris last year.', 'Paris was amazing.', 'We drove through Houston and Dallas.', 'I loved Florence and Venice.']) {
+      assert.ok(holdsAnswerType(text, 'place', wordnet), text);
+    }
+    // A common given name still reads as a person there.
+    for (const text of ['Virginia was amazing.', 'I went there with Jordan and Georgia.']) assert.ok(!holdsAnswerType(text, 'place', wordnet), text);
+  });
+
+  test('review1 finding 7: "to work" after a verb that takes an infinitive is no place; "go to work", "back to school" are', () => {
+    // On main 7b76b708: true for each.
+    for (const text of ['I have to work tomorrow.', 'I would love to work with you.', 'She needs to work late.', 'I want to work harder.']) {
+      assert.ok(!holdsAnswerType(text, 'place', wordnet), text);
+    }
+    for (const text of ['I have to go to work tomorrow.', 'She went back to school.', 'I need to go to bed.', 'I drove to work.']) {
       assert.ok(holdsAnswerType(text, 'place', wordnet), text);
     }
   });
