@@ -36,3 +36,10 @@ test('a digits-only secret inside a random id is no leak (the CI failure of 7b76
   // Nor is it a part of a longer number.
   assert.equal(holdsSecret('"startMs":144710,', '4471'), false);
 });
+
+test('a digits-only secret that is a group of a uuid is no leak (an erasure lease owner is one)', () => {
+  assert.equal(holdsSecret('owner=3f2b9c1e-4471-4a2b-9c1d-0e1f2a3b4c5d;', '4471'), false);
+  assert.equal(holdsSecret(Buffer.from('3f2b9c1e-8a7d-4471-9c1d-0e1f2a3b4c5d'), '4471'), false);
+  // A code said next to dashes is no uuid: "call 555-4471" names it.
+  assert.equal(holdsSecret('call 555-4471 today', '4471'), true);
+});

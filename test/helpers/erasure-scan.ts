@@ -50,6 +50,8 @@ export interface ErasedPerson {
 
 /** Hex digits in a run at least this long are an id's (ours hold 32, a uuid's groups 8 and 12), not a code someone said. */
 const ID_RUN = 8;
+/** A uuid as text (8-4-4-4-12 hex digits). */
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 /**
  * Whether `where` holds `secret`: a cell's text case aside, bytes (a blob, a file) as they are, the secret as its UTF-8
@@ -63,9 +65,12 @@ export function holdsSecret(where: string | Buffer, secret: string): boolean {
   const s = typeof where === 'string' ? secret.toLowerCase() : Buffer.from(secret).toString('latin1');
   if (!/^\d+$/.test(s)) return text.includes(s);
   const hex = (c: string | undefined): boolean => c !== undefined && /[0-9a-f]/i.test(c);
+  // A uuid's 4-digit groups stand between dashes (an erasure lease's owner is a uuid): the whole uuid is the id's run.
+  const uuids = [...text.matchAll(UUID)].map((m) => [m.index, m.index + m[0].length] as const);
   for (let at = text.indexOf(s); at >= 0; at = text.indexOf(s, at + 1)) {
     const end = at + s.length;
     if (/\d/.test(text[at - 1] ?? '') || /\d/.test(text[end] ?? '')) continue;
+    if (uuids.some(([from, to]) => at >= from && end <= to)) continue;
     let from = at;
     let to = end;
     while (hex(text[from - 1])) from -= 1;
