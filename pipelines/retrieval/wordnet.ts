@@ -17,6 +17,11 @@ const LEX_FILES: Readonly<Record<number, string>> = Object.fromEntries(['Tops', 
 /** A pointer of a synset: lexical when `source` and `target` name word numbers (1-based), semantic when both are 0. */
 interface Pointer { symbol: string; offset: number; pos: Pos; source: number; target: number }
 interface Synset { words: string[]; pointers: Pointer[] }
+/**
+ * A derivational (`+`) or pertainym (`\`) pointer of a sense of a lemma: the synset it reaches (`pos:offset`), the
+ * single-word lemmas it names there, and whether it leaves from the lemma itself (or its whole synset), not a synonym.
+ */
+interface Link { symbol: string; pos: Pos; synset: string; words: string[]; own: boolean }
 
 /** Suffix rules of WordNet's morphology (morphy): inflected ending → base ending, per part of speech. */
 const DETACH: Record<Pos, [string, string][]> = {
@@ -71,6 +76,7 @@ export class WordNet {
   #fds = new Map<Pos, number>();
   readonly #cache = new Map<string, string[]>();
   readonly #records = new Map<string, Synset>();
+  readonly #links = new Map<string, Link[]>();
   readonly #depths = new Map<string, number>();
 
   constructor(readonly dir: string = DEFAULT_WORDNET_DIR) {
@@ -283,19 +289,8 @@ export class WordNet {
     const hit = this.#cache.get(key);
     if (hit) return hit;
     const other: Pos = pos === 'noun' ? 'verb' : 'noun';
-    const found = new Set<string>();
-    for (const base of this.baseForms(w, pos)) {
-      for (const offset of this.#index!.get(pos)!.get(base) ?? []) {
-        const record = this.#record(pos, offset);
-        const own = record.words.indexOf(base.replace(/_/g, ' ')) + 1;
-        for (const p of record.pointers) {
-          if (p.symbol !== '+' || p.pos !== other || (p.source !== 0 && p.source !== own)) continue;
-          const words = this.#record(other, p.offset).words;
-          for (const t of p.target === 0 ? words : [words[p.target - 1]]) if (t && !t.includes(' ')) found.add(t);
-        }
-      }
-    }
-    const out = [...found];
+    const out = [...new Set(this.baseForms(w, pos).flatMap((base) => this.#linksOf(`${pos}:${base}`)
+      .filter((l) => l.own && l.symbol === '+' && l.pos === other).flatMap((l) => l.words)))];
     this.#cache.set(key, out);
     return out;
   }
@@ -343,21 +338,34 @@ export class WordNet {
   #derivations(key: string): string[] {
     const hit = this.#cache.get(`~${key}`);
     if (hit) return hit;
+    const out = [...new Set(this.#linksOf(key).filter((l) => l.own).flatMap((l) => l.words))];
+    this.#cache.set(`~${key}`, out);
+    if (this.#cache.size > 5000) this.#cache.delete(this.#cache.keys().next().value as string);
+    return out;
+  }
+
+  /**
+   * The one pointer walk of `derivedForms`, `#derivations` and `related`: every `+` and `\` pointer of every sense of
+   * the `pos:base` lemma `key`, in the order of its senses and their pointers (cached).
+   */
+  #linksOf(key: string): Link[] {
+    const hit = this.#links.get(key);
+    if (hit) return hit;
     const pos = key.slice(0, key.indexOf(':')) as Pos;
     const base = key.slice(key.indexOf(':') + 1);
-    const found = new Set<string>();
+    const out: Link[] = [];
     for (const offset of this.#index!.get(pos)!.get(base) ?? []) {
       const record = this.#record(pos, offset);
       const own = record.words.indexOf(base.replace(/_/g, ' ')) + 1;
       for (const p of record.pointers) {
-        if ((p.symbol !== '+' && p.symbol !== '\\') || (p.source !== 0 && p.source !== own)) continue;
+        if (p.symbol !== '+' && p.symbol !== '\\') continue;
         const words = this.#record(p.pos, p.offset).words;
-        for (const t of p.target === 0 ? words : [words[p.target - 1]]) if (t && !t.includes(' ')) found.add(t);
+        out.push({ symbol: p.symbol, pos: p.pos, synset: `${p.pos}:${p.offset}`, own: p.source === 0 || p.source === own,
+          words: (p.target === 0 ? words : [words[p.target - 1]]).filter((t): t is string => t !== undefined && !t.includes(' ')) });
       }
     }
-    const out = [...found];
-    this.#cache.set(`~${key}`, out);
-    if (this.#cache.size > 5000) this.#cache.delete(this.#cache.keys().next().value as string);
+    this.#links.set(key, out);
+    if (this.#links.size > 5000) this.#links.delete(this.#links.keys().next().value as string);
     return out;
   }
 

@@ -112,6 +112,33 @@ describe('WordNet synonyms', () => {
     wn.close();
   });
 
+  test('derivedForms and related read one pointer walk: derivedForms keeps `+` to the other part of speech, related every `+` and `\\`', () => {
+    const dir = path.join(tmp.dir, 'one-walk');
+    writeWordNetGraph(dir, [
+      { id: 'n-pianist', pos: 'noun', words: ['pianist'], pointers: [
+        { symbol: '+', to: 'n-piano', source: 1, target: 1 }, { symbol: '+', to: 'v-play', source: 1, target: 1 }] },
+      { id: 'n-piano', pos: 'noun', words: ['piano'] },
+      { id: 'v-play', pos: 'verb', words: ['play'] },
+      { id: 'n-nature', pos: 'noun', words: ['nature'] },
+      { id: 'n-naturist', pos: 'noun', words: ['naturist'], pointers: [{ symbol: '\\', to: 'n-nature', source: 1, target: 1 }] },
+      { id: 'v-perform', pos: 'verb', words: ['perform', 'execute'], pointers: [
+        { symbol: '+', to: 'n-performance', source: 1, target: 1 }, { symbol: '+', to: 'n-execution', source: 2, target: 1 },
+        { symbol: '+', to: 'n-show', source: 0, target: 0 }] },
+      { id: 'n-performance', pos: 'noun', words: ['performance'] },
+      { id: 'n-execution', pos: 'noun', words: ['execution'] },
+      { id: 'n-show', pos: 'noun', words: ['show', 'public_show'] },
+    ]);
+    const wn = new WordNet(dir);
+    assert.deepEqual(wn.derivedForms('pianist', 'noun'), ['play'], 'not "piano": a noun, like pianist');
+    assert.deepEqual(wn.derivedForms('naturist', 'noun'), [], 'a pertainym is no derivation of derivedForms');
+    assert.deepEqual(wn.derivedForms('perform', 'verb'), ['performance', 'show'], 'from perform itself or its whole synset; multi-word lemmas left out');
+    assert.deepEqual(wn.derivedForms('execute', 'verb'), ['execution', 'show']);
+    assert.equal(wn.related('pianist', 'piano'), true, 'related reads `+` between nouns');
+    assert.equal(wn.related('naturist', 'nature'), true, 'and pertainyms');
+    assert.equal(wn.related('perform', 'execution'), false, 'a pointer of a synonym joins that synonym only');
+    wn.close();
+  });
+
   test('the close hypernym two nouns share: within a few steps, never near the root', () => {
     const dir = path.join(tmp.dir, 'kin');
     writePlanWordNet(dir);
