@@ -139,6 +139,40 @@ describe('WordNet synonyms', () => {
     wn.close();
   });
 
+  test('related: a counted sense defined by the other word or its derivation, or one synset both derive to (issue #16 item 6)', () => {
+    const dir = path.join(tmp.dir, 'defined');
+    writeWordNetGraph(dir, [
+      { id: 'n-gymnast', pos: 'noun', words: ['gymnast'], gloss: 'an athlete who is skilled in gymnastics  ' },
+      { id: 'n-gymnastics', pos: 'noun', words: ['gymnastics'], gloss: 'a sport that involves exercises intended to display strength  ' },
+      { id: 'v-bake', pos: 'verb', words: ['bake'], gloss: 'cook and make edible by putting in a hot oven; "bake the potatoes"' },
+      { id: 'n-baker', pos: 'noun', words: ['baker'], pointers: [{ symbol: '+', to: 'v-bake', source: 1, target: 1 }], gloss: 'someone who bakes bread' },
+      { id: 'n-bakery', pos: 'noun', words: ['bakery'], gloss: 'a workplace where baked goods are produced or sold  ' },
+      { id: 'n-comedian', pos: 'noun', words: ['comedian', 'comic'], pointers: [{ symbol: '+', to: 'n-comicality', source: 2, target: 1 }],
+        gloss: 'a professional performer who tells jokes' },
+      { id: 'n-comedy', pos: 'noun', words: ['comedy'], pointers: [{ symbol: '+', to: 'n-comicality', source: 1, target: 1 }], gloss: 'light drama' },
+      { id: 'n-comicality', pos: 'noun', words: ['comicality'], gloss: 'the quality of being funny' },
+      { id: 'n-secretary', pos: 'noun', words: ['secretary'], gloss: 'an assistant who handles correspondence and clerical work for a boss' },
+      { id: 'n-secretary2', pos: 'noun', words: ['secretary'], gloss: 'a person to whom a secret is entrusted  ' },
+      { id: 'n-secret', pos: 'noun', words: ['secret'], gloss: 'something that should remain hidden from others' },
+      { id: 'n-organ', pos: 'noun', words: ['organ'], gloss: 'a fully differentiated structural and functional unit in an animal' },
+      { id: 'n-organization', pos: 'noun', words: ['organization'], gloss: 'a group of people who work together; "the organ of the party"' },
+      { id: 'n-hope', pos: 'noun', words: ['hope'], gloss: 'a feeling of expectation, as in all our hopes' },
+      { id: 'v-hop', pos: 'verb', words: ['hop'], gloss: 'jump lightly' },
+      { id: 'v-prove', pos: 'verb', words: ['prove'], gloss: 'provide evidence for' },
+      { id: 'v-provide', pos: 'verb', words: ['provide'], gloss: 'give something useful or necessary' },
+    ], { secretary: 1 });
+    const wn = new WordNet(dir);
+    assert.equal(wn.related('gymnast', 'gymnastics'), true, "gymnast's definition names gymnastics");
+    assert.equal(wn.related('gymnastics', 'gymnasts'), true, 'either order, any inflection');
+    assert.equal(wn.related('bakery', 'baker'), true, "bakery's definition names bake (baked), which baker derives from");
+    assert.equal(wn.related('comedian', 'comedy'), true, 'comedian (as comic) and comedy derive to one synset');
+    assert.equal(wn.related('secretary', 'secret'), false, 'only a sense WordNet does not count names a secret');
+    assert.equal(wn.related('organization', 'organ'), false, 'an example ("the organ of the party") is no definition');
+    assert.equal(wn.related('hop', 'hope'), false, '"hopes" in the definition of hope is hope itself, though hop + es spells it too');
+    assert.equal(wn.related('prove', 'provide'), false, 'a verb is defined by another verb (its kind), not by a relative');
+    wn.close();
+  });
+
   test('the close hypernym two nouns share: within a few steps, never near the root', () => {
     const dir = path.join(tmp.dir, 'kin');
     writePlanWordNet(dir);
