@@ -136,8 +136,10 @@ const relations = new WeakMap<WordNet, Map<string, boolean | null>>();
  * the term's is a prefix of the word's (marriage ~ married, cancellations ~ cancel), or the word starts with the term
  * less its last letters (`cutOf`: allergies ~ allergic, swimmer ~ swimming, piano ~ pianist, which Porter2 stems apart;
  * review finding 5) unless both stems are as long and differ (cancel is no cancer). WordNet tells them apart when it lists
- * both and they share no base form and no derivational pointer (`WordNet.related`): organization is no organ, university
- * no universe, authority no author, army no arm (issue #16, stem); a word WordNet does not list is judged by its letters.
+ * both and relates them neither by a base form or derivational pointer nor by a definition (`WordNet.related`):
+ * organization is no organ, university no universe, authority no author, army no arm (issue #16, stem), but gymnastics
+ * holds gymnast, whose definition names it, and natural nature (issue #16 item 6); a word WordNet does not list is judged
+ * by its letters.
  */
 export const stemMatches = (word: string, term: string, wordnet: WordNet = defaultWordNet()): boolean =>
   holds(word, term, stemOf(word), stemOf(term), cutOf(term), wordnet);

@@ -16,7 +16,13 @@ const LEX_FILES: Readonly<Record<number, string>> = Object.fromEntries(['Tops', 
 
 /** A pointer of a synset: lexical when `source` and `target` name word numbers (1-based), semantic when both are 0. */
 interface Pointer { symbol: string; offset: number; pos: Pos; source: number; target: number }
-interface Synset { words: string[]; pointers: Pointer[] }
+/** A synset: its words, its pointers and its definition (the gloss before its first quoted example). */
+interface Synset { words: string[]; pointers: Pointer[]; definition: string }
+/**
+ * A derivational (`+`) or pertainym (`\`) pointer of a sense of a lemma: the synset it reaches (`pos:offset`), the
+ * single-word lemmas it names there, and whether it leaves from the lemma itself (or its whole synset), not a synonym.
+ */
+interface Link { symbol: string; pos: Pos; synset: string; words: string[]; own: boolean }
 
 /** Suffix rules of WordNet's morphology (morphy): inflected ending → base ending, per part of speech. */
 const DETACH: Record<Pos, [string, string][]> = {
@@ -64,13 +70,12 @@ export class WordNet {
   readonly available: boolean;
   #index: Map<Pos, Map<string, number[]>> | null = null;
   #exceptions: Map<Pos, Map<string, string[]>> | null = null;
-  /** How many of a noun's senses (the first ones) are ranked by how often they were tagged in a corpus. */
-  readonly #tagged = new Map<string, number>();
-  /** How many of an adjective's senses WordNet ranks by frequency (tagsense_cnt), by lemma. */
-  readonly #taggedAdj = new Map<string, number>();
+  /** How many of a lemma's senses (the first ones) WordNet ranks by how often they were tagged in a corpus (tagsense_cnt), by part of speech. */
+  readonly #tagged = new Map<Pos, Map<string, number>>();
   #fds = new Map<Pos, number>();
   readonly #cache = new Map<string, string[]>();
   readonly #records = new Map<string, Synset>();
+  readonly #links = new Map<string, Link[]>();
   readonly #depths = new Map<string, number>();
 
   constructor(readonly dir: string = DEFAULT_WORDNET_DIR) {
@@ -96,6 +101,8 @@ export class WordNet {
     this.#exceptions = new Map();
     for (const pos of POS) {
       const byLemma = new Map<string, number[]>();
+      const tagged = new Map<string, number>();
+      this.#tagged.set(pos, tagged);
       const file = path.join(this.dir, `index.${pos}`);
       if (existsSync(file) && existsSync(path.join(this.dir, `data.${pos}`))) {
         for (const line of readFileSync(file, 'utf8').split('\n')) {
@@ -106,8 +113,7 @@ export class WordNet {
           const pointers = Number(f[3]);
           const offsets = f.slice(4 + pointers + 2, 4 + pointers + 2 + synsets).map(Number).filter(Number.isFinite);
           if (offsets.length > 0) byLemma.set(f[0] as string, offsets);
-          if (pos === 'noun') this.#tagged.set(f[0] as string, Number(f[4 + pointers + 1]) || 0);
-          if (pos === 'adj') this.#taggedAdj.set(f[0] as string, Number(f[4 + pointers + 1]) || 0);
+          tagged.set(f[0] as string, Number(f[4 + pointers + 1]) || 0);
         }
       }
       this.#index.set(pos, byLemma);
@@ -163,8 +169,10 @@ export class WordNet {
     const hit = this.#records.get(key);
     if (hit) return hit;
     // synset_offset lex_filenum ss_type w_cnt(hex) word lex_id [word lex_id…] p_cnt [symbol offset pos source/target…] …
-    const f = this.#line(pos, offset).split(' ');
-    const record: Synset = { words: [], pointers: [] };
+    const line = this.#line(pos, offset);
+    const f = line.split(' ');
+    const gloss = line.includes(' | ') ? line.slice(line.indexOf(' | ') + 3) : '';
+    const record: Synset = { words: [], pointers: [], definition: gloss.split('"')[0]!.trim().replace(/;$/, '') };
     if (Number(f[0]) === offset) {
       const count = Number.parseInt(f[3] ?? '0', 16);
       for (let i = 0; i < count; i++) {
@@ -283,19 +291,8 @@ export class WordNet {
     const hit = this.#cache.get(key);
     if (hit) return hit;
     const other: Pos = pos === 'noun' ? 'verb' : 'noun';
-    const found = new Set<string>();
-    for (const base of this.baseForms(w, pos)) {
-      for (const offset of this.#index!.get(pos)!.get(base) ?? []) {
-        const record = this.#record(pos, offset);
-        const own = record.words.indexOf(base.replace(/_/g, ' ')) + 1;
-        for (const p of record.pointers) {
-          if (p.symbol !== '+' || p.pos !== other || (p.source !== 0 && p.source !== own)) continue;
-          const words = this.#record(other, p.offset).words;
-          for (const t of p.target === 0 ? words : [words[p.target - 1]]) if (t && !t.includes(' ')) found.add(t);
-        }
-      }
-    }
-    const out = [...found];
+    const out = [...new Set(this.baseForms(w, pos).flatMap((base) => this.#linksOf(`${pos}:${base}`)
+      .filter((l) => l.own && l.symbol === '+' && l.pos === other).flatMap((l) => l.words)))];
     this.#cache.set(key, out);
     return out;
   }
@@ -313,9 +310,14 @@ export class WordNet {
    * pertainym `\`) joins a base form of one to a base form of the other, from either side (cancellation / cancel,
    * allergic / allergy, pianist / piano, programmer / programming → program), or pointers from both reach one lemma:
    * sibling derivations of a common base (manager / management → manage, economy / economics → economic, painter /
-   * paintings → paint). False for words that only look alike
-   * (organization / organ, university / universe, author / authority). Null when WordNet lists either word in no part of
-   * speech, or is absent: it cannot tell. Pairs WordNet joins by no pointer stay apart (gymnast / gymnastics).
+   * paintings → paint). Failing those (issue #16 item 6), also when WordNet defines one by the other: a sense it counts
+   * (tagsense_cnt; every sense when it counts none) of a noun, adjective or adverb has a definition naming the other
+   * word, a base form of it or a word it derives to (gymnast "skilled in gymnastics", natural "relating to nature",
+   * bakery "where baked goods are sold" → bake ← baker), or a `+` / `\` pointer of each word's synsets (a synonym's too)
+   * reaches one synset (comedian, as comic, and comedy → comic). These last two read the word's noun and verb base forms,
+   * and its own spelling as adjective or adverb, not a comparative (matter is no matt + er). False for words that only
+   * look alike (organization / organ, university / universe, author / authority, news / new). Null when WordNet lists
+   * either word in no part of speech, or is absent: it cannot tell.
    */
   related(a: string, b: string): boolean | null {
     if (a === b) return true;
@@ -331,7 +333,44 @@ export class WordNet {
     if ([...fromX].some((w) => ofY.has(w) || fromY.has(w)) || [...fromY].some((w) => ofX.has(w))) return true;
     // A common base whose own pointers reach both: economic → economy, economics (economics points to nothing).
     const reaches = (z: string, of: Set<string>): boolean => [...this.#lemmas(z)].some((k) => this.#derivations(k).some((w) => of.has(w)));
-    return [...fromX].some((z) => reaches(z, ofY)) || [...fromY].some((z) => reaches(z, ofX));
+    if ([...fromX].some((z) => reaches(z, ofY)) || [...fromY].some((z) => reaches(z, ofX))) return true;
+    const ownX = [...this.#ownLemmas(a)];
+    const ownY = [...this.#ownLemmas(b)];
+    const near = (own: string[]): Set<string> => new Set(own.flatMap((k) => [k.slice(k.indexOf(':') + 1), ...this.#derivations(k)]));
+    const nearX = near(ownX);
+    const nearY = near(ownY);
+    if (ownX.some((k) => this.#definedBy(k).some((w) => nearY.has(w))) || ownY.some((k) => this.#definedBy(k).some((w) => nearX.has(w)))) return true;
+    const reached = new Set(ownX.flatMap((k) => this.#linksOf(k).map((l) => l.synset)));
+    return ownY.some((k) => this.#linksOf(k).some((l) => reached.has(l.synset)));
+  }
+
+  /** `#lemmas` less the adjective and adverb base forms that differ from the word (comparatives: matter → matt). */
+  #ownLemmas(word: string): Set<string> {
+    return new Set([...this.#lemmas(word)].filter((k) => k.startsWith('noun:') || k.startsWith('verb:') || k.endsWith(`:${word}`)));
+  }
+
+  /**
+   * Base forms, in every part of speech, of the words of the definitions of the counted senses of the `pos:base` lemma
+   * `key` (cached): none for a verb, which WordNet defines by another verb, its kind ("prove: provide evidence for"), and
+   * none from a word that is a form of the lemma itself ("hope: … our hopes" names no hop).
+   */
+  #definedBy(key: string): string[] {
+    const hit = this.#cache.get(`=${key}`);
+    if (hit) return hit;
+    const pos = key.slice(0, key.indexOf(':')) as Pos;
+    const base = key.slice(key.indexOf(':') + 1);
+    const offsets = pos === 'verb' ? [] : this.#index!.get(pos)!.get(base) ?? [];
+    const found = new Set<string>();
+    for (const offset of offsets.slice(0, this.#tagged.get(pos)!.get(base) || offsets.length)) {
+      for (const w of this.#record(pos, offset).definition.toLowerCase().match(/[a-z]+/g) ?? []) {
+        const bases = POS.flatMap((p) => this.baseForms(w, p));
+        if (!bases.includes(base)) for (const b of bases) found.add(b);
+      }
+    }
+    const out = [...found];
+    this.#cache.set(`=${key}`, out);
+    if (this.#cache.size > 5000) this.#cache.delete(this.#cache.keys().next().value as string);
+    return out;
   }
 
   /** The base forms of `word` in every part of speech, as `pos:base`. */
@@ -343,21 +382,34 @@ export class WordNet {
   #derivations(key: string): string[] {
     const hit = this.#cache.get(`~${key}`);
     if (hit) return hit;
+    const out = [...new Set(this.#linksOf(key).filter((l) => l.own).flatMap((l) => l.words))];
+    this.#cache.set(`~${key}`, out);
+    if (this.#cache.size > 5000) this.#cache.delete(this.#cache.keys().next().value as string);
+    return out;
+  }
+
+  /**
+   * The one pointer walk of `derivedForms`, `#derivations` and `related`: every `+` and `\` pointer of every sense of
+   * the `pos:base` lemma `key`, in the order of its senses and their pointers (cached).
+   */
+  #linksOf(key: string): Link[] {
+    const hit = this.#links.get(key);
+    if (hit) return hit;
     const pos = key.slice(0, key.indexOf(':')) as Pos;
     const base = key.slice(key.indexOf(':') + 1);
-    const found = new Set<string>();
+    const out: Link[] = [];
     for (const offset of this.#index!.get(pos)!.get(base) ?? []) {
       const record = this.#record(pos, offset);
       const own = record.words.indexOf(base.replace(/_/g, ' ')) + 1;
       for (const p of record.pointers) {
-        if ((p.symbol !== '+' && p.symbol !== '\\') || (p.source !== 0 && p.source !== own)) continue;
+        if (p.symbol !== '+' && p.symbol !== '\\') continue;
         const words = this.#record(p.pos, p.offset).words;
-        for (const t of p.target === 0 ? words : [words[p.target - 1]]) if (t && !t.includes(' ')) found.add(t);
+        out.push({ symbol: p.symbol, pos: p.pos, synset: `${p.pos}:${p.offset}`, own: p.source === 0 || p.source === own,
+          words: (p.target === 0 ? words : [words[p.target - 1]]).filter((t): t is string => t !== undefined && !t.includes(' ')) });
       }
     }
-    const out = [...found];
-    this.#cache.set(`~${key}`, out);
-    if (this.#cache.size > 5000) this.#cache.delete(this.#cache.keys().next().value as string);
+    this.#links.set(key, out);
+    if (this.#links.size > 5000) this.#links.delete(this.#links.keys().next().value as string);
     return out;
   }
 
@@ -444,7 +496,7 @@ export class WordNet {
     this.#load();
     const w = word.toLowerCase();
     const counted = (pos: 'noun' | 'adj', tagged: Map<string, number>): boolean => this.baseForms(w, pos).some((b) => (tagged.get(b) ?? 0) > 0);
-    return counted('adj', this.#taggedAdj) && !counted('noun', this.#tagged);
+    return counted('adj', this.#tagged.get('adj')!) && !counted('noun', this.#tagged.get('noun')!);
   }
 
   /**
@@ -459,7 +511,7 @@ export class WordNet {
     if (!this.available) return [];
     const base = this.baseForms(word.toLowerCase().replace(/\s+/g, '_'), 'noun')[0];
     const offsets = base === undefined ? [] : this.#index!.get('noun')!.get(base) ?? [];
-    const tagged = base === undefined ? 0 : this.#tagged.get(base) ?? 0;
+    const tagged = base === undefined ? 0 : this.#tagged.get('noun')!.get(base) ?? 0;
     const count = tagged === 0 || every === true ? offsets.length : every === 'seen' ? tagged : 1;
     return offsets.slice(0, count).map((offset) => {
       const seen = new Set<number>();

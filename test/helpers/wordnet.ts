@@ -27,15 +27,21 @@ export interface GraphSynset {
   id: string;
   pos: 'noun' | 'verb';
   words: string[];
-  /** `@` hypernym, `+` derivational (word numbers `source` / `target`, 1-based; 0 or absent: the whole synset). */
-  pointers?: { symbol: '@' | '+'; to: string; source?: number; target?: number }[];
+  /**
+   * `@` hypernym, `+` derivational, `\\` pertainym (word numbers `source` / `target`, 1-based; 0 or absent: the whole
+   * synset).
+   */
+  pointers?: { symbol: '@' | '+' | '\\'; to: string; source?: number; target?: number }[];
+  /** The synset's gloss: its definition, then any examples in quotes; default "a gloss". */
+  gloss?: string;
 }
 
 /**
  * A small noun and verb WordNet with pointers, in the real files' format: every offset is written
- * with 8 digits, so each line's length, and so every offset, is known before the pointers are filled in.
+ * with 8 digits, so each line's length, and so every offset, is known before the pointers are filled in. `counted`:
+ * how many of a lemma's senses (its first ones) WordNet ranks by frequency (`tagsense_cnt`), by lemma; default none.
  */
-export function writeWordNetGraph(dir: string, synsets: GraphSynset[]): void {
+export function writeWordNetGraph(dir: string, synsets: GraphSynset[], counted: Readonly<Record<string, number>> = {}): void {
   mkdirSync(dir, { recursive: true });
   const header = '  1 This software and database is being provided to you, the LICENSEE, by\n';
   const byId = new Map(synsets.map((s) => [s.id, s]));
@@ -48,7 +54,7 @@ export function writeWordNetGraph(dir: string, synsets: GraphSynset[]): void {
     });
     const words = s.words.map((w) => `${w} 0`).join(' ');
     return `${String(own).padStart(8, '0')} 06 ${s.pos[0]} ${hex2(s.words.length)} ${words} ${String(pointers.length).padStart(3, '0')}`
-      + `${pointers.length > 0 ? ' ' : ''}${pointers.join(' ')} | a gloss\n`;
+      + `${pointers.length > 0 ? ' ' : ''}${pointers.join(' ')} | ${s.gloss ?? 'a gloss'}\n`;
   };
   const offsets = new Map<string, number>();
   for (const pos of ['noun', 'verb'] as const) {
@@ -64,7 +70,7 @@ export function writeWordNetGraph(dir: string, synsets: GraphSynset[]): void {
     const senses = new Map<string, number[]>();
     for (const s of own) for (const w of s.words) senses.set(w.toLowerCase(), [...(senses.get(w.toLowerCase()) ?? []), offsets.get(s.id)!]);
     const index = [header.trimEnd()].concat([...senses].sort(([a], [b]) => a.localeCompare(b))
-      .map(([w, offs]) => `${w} ${pos[0]} ${offs.length} 1 @ ${offs.length} 0 ${offs.map((o) => String(o).padStart(8, '0')).join(' ')}`));
+      .map(([w, offs]) => `${w} ${pos[0]} ${offs.length} 1 @ ${offs.length} ${counted[w] ?? 0} ${offs.map((o) => String(o).padStart(8, '0')).join(' ')}`));
     writeFileSync(path.join(dir, `data.${pos}`), data);
     writeFileSync(path.join(dir, `index.${pos}`), `${index.join('\n')}\n`);
     writeFileSync(path.join(dir, `${pos}.exc`), '');

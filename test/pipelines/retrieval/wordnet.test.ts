@@ -112,6 +112,67 @@ describe('WordNet synonyms', () => {
     wn.close();
   });
 
+  test('derivedForms and related read one pointer walk: derivedForms keeps `+` to the other part of speech, related every `+` and `\\`', () => {
+    const dir = path.join(tmp.dir, 'one-walk');
+    writeWordNetGraph(dir, [
+      { id: 'n-pianist', pos: 'noun', words: ['pianist'], pointers: [
+        { symbol: '+', to: 'n-piano', source: 1, target: 1 }, { symbol: '+', to: 'v-play', source: 1, target: 1 }] },
+      { id: 'n-piano', pos: 'noun', words: ['piano'] },
+      { id: 'v-play', pos: 'verb', words: ['play'] },
+      { id: 'n-nature', pos: 'noun', words: ['nature'] },
+      { id: 'n-naturist', pos: 'noun', words: ['naturist'], pointers: [{ symbol: '\\', to: 'n-nature', source: 1, target: 1 }] },
+      { id: 'v-perform', pos: 'verb', words: ['perform', 'execute'], pointers: [
+        { symbol: '+', to: 'n-performance', source: 1, target: 1 }, { symbol: '+', to: 'n-execution', source: 2, target: 1 },
+        { symbol: '+', to: 'n-show', source: 0, target: 0 }] },
+      { id: 'n-performance', pos: 'noun', words: ['performance'] },
+      { id: 'n-execution', pos: 'noun', words: ['execution'] },
+      { id: 'n-show', pos: 'noun', words: ['show', 'public_show'] },
+    ]);
+    const wn = new WordNet(dir);
+    assert.deepEqual(wn.derivedForms('pianist', 'noun'), ['play'], 'not "piano": a noun, like pianist');
+    assert.deepEqual(wn.derivedForms('naturist', 'noun'), [], 'a pertainym is no derivation of derivedForms');
+    assert.deepEqual(wn.derivedForms('perform', 'verb'), ['performance', 'show'], 'from perform itself or its whole synset; multi-word lemmas left out');
+    assert.deepEqual(wn.derivedForms('execute', 'verb'), ['execution', 'show']);
+    assert.equal(wn.related('pianist', 'piano'), true, 'related reads `+` between nouns');
+    assert.equal(wn.related('naturist', 'nature'), true, 'and pertainyms');
+    assert.equal(wn.related('perform', 'execution'), false, 'a pointer of a synonym joins that synonym only');
+    wn.close();
+  });
+
+  test('related: a counted sense defined by the other word or its derivation, or one synset both derive to (issue #16 item 6)', () => {
+    const dir = path.join(tmp.dir, 'defined');
+    writeWordNetGraph(dir, [
+      { id: 'n-gymnast', pos: 'noun', words: ['gymnast'], gloss: 'an athlete who is skilled in gymnastics  ' },
+      { id: 'n-gymnastics', pos: 'noun', words: ['gymnastics'], gloss: 'a sport that involves exercises intended to display strength  ' },
+      { id: 'v-bake', pos: 'verb', words: ['bake'], gloss: 'cook and make edible by putting in a hot oven; "bake the potatoes"' },
+      { id: 'n-baker', pos: 'noun', words: ['baker'], pointers: [{ symbol: '+', to: 'v-bake', source: 1, target: 1 }], gloss: 'someone who bakes bread' },
+      { id: 'n-bakery', pos: 'noun', words: ['bakery'], gloss: 'a workplace where baked goods are produced or sold  ' },
+      { id: 'n-comedian', pos: 'noun', words: ['comedian', 'comic'], pointers: [{ symbol: '+', to: 'n-comicality', source: 2, target: 1 }],
+        gloss: 'a professional performer who tells jokes' },
+      { id: 'n-comedy', pos: 'noun', words: ['comedy'], pointers: [{ symbol: '+', to: 'n-comicality', source: 1, target: 1 }], gloss: 'light drama' },
+      { id: 'n-comicality', pos: 'noun', words: ['comicality'], gloss: 'the quality of being funny' },
+      { id: 'n-secretary', pos: 'noun', words: ['secretary'], gloss: 'an assistant who handles correspondence and clerical work for a boss' },
+      { id: 'n-secretary2', pos: 'noun', words: ['secretary'], gloss: 'a person to whom a secret is entrusted  ' },
+      { id: 'n-secret', pos: 'noun', words: ['secret'], gloss: 'something that should remain hidden from others' },
+      { id: 'n-organ', pos: 'noun', words: ['organ'], gloss: 'a fully differentiated structural and functional unit in an animal' },
+      { id: 'n-organization', pos: 'noun', words: ['organization'], gloss: 'a group of people who work together; "the organ of the party"' },
+      { id: 'n-hope', pos: 'noun', words: ['hope'], gloss: 'a feeling of expectation, as in all our hopes' },
+      { id: 'v-hop', pos: 'verb', words: ['hop'], gloss: 'jump lightly' },
+      { id: 'v-prove', pos: 'verb', words: ['prove'], gloss: 'provide evidence for' },
+      { id: 'v-provide', pos: 'verb', words: ['provide'], gloss: 'give something useful or necessary' },
+    ], { secretary: 1 });
+    const wn = new WordNet(dir);
+    assert.equal(wn.related('gymnast', 'gymnastics'), true, "gymnast's definition names gymnastics");
+    assert.equal(wn.related('gymnastics', 'gymnasts'), true, 'either order, any inflection');
+    assert.equal(wn.related('bakery', 'baker'), true, "bakery's definition names bake (baked), which baker derives from");
+    assert.equal(wn.related('comedian', 'comedy'), true, 'comedian (as comic) and comedy derive to one synset');
+    assert.equal(wn.related('secretary', 'secret'), false, 'only a sense WordNet does not count names a secret');
+    assert.equal(wn.related('organization', 'organ'), false, 'an example ("the organ of the party") is no definition');
+    assert.equal(wn.related('hop', 'hope'), false, '"hopes" in the definition of hope is hope itself, though hop + es spells it too');
+    assert.equal(wn.related('prove', 'provide'), false, 'a verb is defined by another verb (its kind), not by a relative');
+    wn.close();
+  });
+
   test('the close hypernym two nouns share: within a few steps, never near the root', () => {
     const dir = path.join(tmp.dir, 'kin');
     writePlanWordNet(dir);
