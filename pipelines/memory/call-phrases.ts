@@ -54,7 +54,7 @@ const COMMA_COURTESY_TAIL = new RegExp(String.raw`${NOT_AFTER}\s*,\s*(?:${THANKS
  * Thanks a verb of thanking takes ("to give thanks", "extend many thanks"; rules 81) or a thanks given ("a big / quick thank
  * you"): the thing said, no courtesy. Only those verbs: "speak to Ben thanks", "pay thanks" close with a courtesy (rules 85).
  */
-const THANKS_NOT_TAKEN = String.raw`(?<!\b(?:give|gives|gave|giving|express|expresses|expressed|expressing|offer|offers|offered|offering|send|sends|sent|sending|extend|extends|extended|extending)\s+|\b(?:a|an)\s+(?:big|quick|huge|special|little|heartfelt|warm|massive|short|sincere|proper|personal|formal|final|brief|small)\s+)`;
+const THANKS_NOT_TAKEN = String.raw`(?<!\b(?:give|gives|gave|giving|express|expresses|expressed|expressing|offer|offers|offered|offering|send|sends|sent|sending|extend|extends|extended|extending|convey|conveys|conveyed|conveying|relay|relays|relayed|relaying|return|returns|returned|returning|owe|owes|owed|owing|pass\s+on|passes\s+on|passed\s+on|passing\s+on)\s+|\b(?:a|an)\s+(?:big|quick|huge|special|little|heartfelt|warm|massive|short|sincere|proper|personal|formal|final|brief|small)\s+)`;
 const BARE_COURTESY_TAIL = new RegExp(String.raw`${NOT_AFTER}(?<!\b(?:a|an|the|this|that|any|some|many|much|more|to|as|of|for|with|is|was|are|were|be|been|am))`
   + String.raw`\s+(?:${THANKS_NOT_TAKEN}${THANKS}|please)\s*([.!?]*)\s*$`, 'i');
 /**

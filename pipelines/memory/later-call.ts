@@ -13,6 +13,20 @@ import { findDates } from './relative-date.js';
 const OPENING_CALL = /^\s*(?:(?:and|so|okay|ok|hey|oh)\s+)?([A-Z][\p{L}'’-]*(?:\s+[A-Z][\p{L}'’-]*){0,2})\s*,\s*\S/u;
 
 /**
+ * What follows a call's comma (rules 88): a request or a question to the one called ("can you…", "you'll…", "please…",
+ * "send…", "what…") that is not an aside before the name's own predicate ("Sarah, my sister, starts…", "Jordan, I
+ * think, is coming…", "Ben, you will love him, is moving…": the name is the sentence's subject, not a call).
+ */
+const ASKS = /^(?:you|you['’](?:ll|re|ve|d)|your|can|could|would|will|won['’]t|do|don['’]t|did|are|have|please|let['’]s|let|when|what|where|how|why|who|which|shall|should|remember|make|send|call|check|go|take|bring|give|tell|look|get|put|keep|thanks|thank|just|i|i['’](?:ll|d|m|ve)|we|we['’](?:ll|re|d)|is\s+it|any)\b/i;
+/** An aside closed by a comma, then a predicate of its own ("…, is coming", "…, starts", "…, will ring"). */
+const ASIDE_THEN_PREDICATE = /^(?:[^\s,.?!]+\s+){0,4}[^\s,.?!]+,\s*(?:is|are|was|were|has|had|will|would|can|could|should|does|did|(?!(?:thanks|unless|this|thus|plus|yes|less|always|perhaps|towards|besides|afterwards|sometimes|anyways|guys|folks|yours|ours|theirs|hers|its)\b)[a-z]{2,}s)\b/i;
+
+function asksAfterName(rest: string): boolean {
+  const after = rest.replace(/^\s*,?\s*/, '');
+  return ASKS.test(after) && !ASIDE_THEN_PREDICATE.test(after);
+}
+
+/**
  * Whom `sentence` calls at its opening: the ids of `input` answering to the name (an addressee first), `[]` for a name
  * no participant holds, or null when it calls no one (no call, a day or month, the speaker's own name, a name two
  * people answer to).
@@ -20,7 +34,7 @@ const OPENING_CALL = /^\s*(?:(?:and|so|okay|ok|hey|oh)\s+)?([A-Z][\p{L}'’-]*(?
 function openingCall(sentence: string, input: ExtractionInput): string[] | null {
   const m = OPENING_CALL.exec(sentence);
   const name = m?.[1];
-  if (!name) return null;
+  if (!name || !asksAfterName(sentence.slice(m.index + m[0].length - 1))) return null;
   const first = name.split(/\s+/)[0]!;
   if (!findVocatives(sentence).includes(first) || findDates(name, input.current.time).length > 0) return null;
   const { speakerId, addresseeIds } = input.current;
