@@ -42,3 +42,47 @@ describe('rules 87: a day, date or time beside a relation is no name (trial H5)'
     assert.deepEqual(april.filter((f) => f.kind === 'relation').map((f) => f.value), ['April']);
   });
 });
+
+describe('rules 87: a booking moved closes the booking it moves (trial C4)', () => {
+  const fixtures: MemoryFixture[] = [];
+  after(async () => {
+    for (const f of fixtures) await f.close();
+  });
+  /** The open facts after the turns, each [speaker, text], said between Jess and Maria Lopez in one session. */
+  const openAfter = async (tenant: string, turns: [speaker: 'Jess' | 'Maria Lopez', text: string][]): Promise<string[]> => {
+    const f = await memoryFixture(tenant, ['Jess', 'Maria Lopez']);
+    fixtures.push(f);
+    for (const [i, [speaker, text]] of turns.entries()) {
+      await f.say('s1', speaker, [speaker === 'Jess' ? 'Maria Lopez' : 'Jess'], text, i === 0 ? MONDAY : LATER);
+    }
+    return (await f.memory.listFacts(tenant)).filter((x) => x.validTo === null).map((x) => x.content);
+  };
+  const BOOKED: [speaker: 'Jess', text: string] = ['Jess', 'Great, you are booked with Dr. Patel on Tuesday at 10am.'];
+
+  test('the receptionist\'s "I moved your appointment with Dr. Patel to Thursday at 3pm."', async () => {
+    // On main: the Tuesday booking stayed open beside "Jess moved Maria Lopez's appointment … to Thursday …".
+    const open = await openAfter('t-87-moved', [BOOKED, ['Jess', 'I moved your appointment with Dr. Patel to Thursday at 3pm.']]);
+    assert.ok(!open.some((c) => /Tuesday/.test(c)), JSON.stringify(open));
+    assert.ok(open.some((c) => /Thursday 3 December 2026 at 3pm/.test(c)), JSON.stringify(open));
+  });
+
+  test('the caller\'s "Can we move it to Thursday at 3pm instead?", then "Done, moved to Thursday at 3pm."', async () => {
+    // On main: the Tuesday booking stayed open; "Moved to Thursday …" was kept as a statement of its own.
+    const open = await openAfter('t-87-asked', [BOOKED, ['Maria Lopez', 'Can we move it to Thursday at 3pm instead?'],
+      ['Jess', 'Done, moved to Thursday at 3pm.']]);
+    assert.ok(!open.some((c) => /Tuesday/.test(c)), JSON.stringify(open));
+    assert.ok(open.some((c) => /^Maria Lopez is booked with Dr\. Patel on Thursday 3 December 2026 at 3pm$/.test(c)), JSON.stringify(open));
+  });
+
+  test('a plan of the caller\'s own beside the booking is not moved', async () => {
+    const open = await openAfter('t-87-own', [['Maria Lopez', 'I will visit my mother on Wednesday.'], BOOKED,
+      ['Jess', 'I moved your appointment with Dr. Patel to Thursday at 3pm.']]);
+    assert.ok(open.includes('Maria Lopez will visit their mother on Wednesday 2 December 2026'), JSON.stringify(open));
+    assert.ok(!open.some((c) => /Tuesday/.test(c)), JSON.stringify(open));
+  });
+
+  test('a move naming another thing leaves the booking', async () => {
+    const open = await openAfter('t-87-other', [BOOKED, ['Jess', 'I moved the staff meeting to Thursday at 3pm.']]);
+    assert.ok(open.includes('Maria Lopez is booked with Dr. Patel on Tuesday 1 December 2026 at 10am'), JSON.stringify(open));
+  });
+});
