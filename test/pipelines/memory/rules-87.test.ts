@@ -86,3 +86,19 @@ describe('rules 87: a booking moved closes the booking it moves (trial C4)', () 
     assert.ok(open.includes('Maria Lopez is booked with Dr. Patel on Tuesday 1 December 2026 at 10am'), JSON.stringify(open));
   });
 });
+
+describe('rules 87: a value of one\'s own told after a comma is kept beside the clause before it (trial C5)', () => {
+  test('"Actually I just moved to Oakland, my new number is 555 0123.": the residence and the number', async () => {
+    // On main: ["Maria Lopez moved to Oakland"] alone.
+    const facts = contents(await factsSaid('Actually I just moved to Oakland, my new number is 555 0123.', MONDAY, MARIA, JESS));
+    const alone = contents(await factsSaid('My new number is 555 0123.', MONDAY, MARIA, JESS));
+    assert.ok(facts.includes('Maria Lopez moved to Oakland'), JSON.stringify(facts));
+    assert.ok(alone.length > 0 && alone.every((c) => facts.includes(c)), JSON.stringify({ facts, alone }));
+  });
+
+  test('"my … is" with no clause of its own before it is one sentence, as before', async () => {
+    const facts = contents(await factsSaid('Honestly, my new number is 555 0123.', MONDAY, MARIA, JESS));
+    const alone = contents(await factsSaid('My new number is 555 0123.', MONDAY, MARIA, JESS));
+    assert.deepEqual(facts, alone);
+  });
+});
