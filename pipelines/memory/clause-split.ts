@@ -12,6 +12,11 @@ import { PEOPLE, SERVICE_PEOPLE } from './grammar.js';
 const PLAN_START = String.raw`(?:I|we)(?:['’]ll|\s+will|\s+(?:need|have|want|plan)\s+to|\s+(?:have|['’]ve)\s+got\s+to|\s+must|\s+should|(?:['’]m|\s+am|['’]re|\s+are)\s+going\s+to)\b`;
 /** Where a plan clause starts after a clause of its own: after , ; or "and / so / but / then". */
 const PLAN_CLAUSE = new RegExp(String.raw`(?:\s*[,;]\s*(?:(?:and|so|but|then)\s+)?|\s+(?:and|so|but|then)\s+)(?=${PLAN_START})`, 'g');
+/**
+ * Where a clause telling a value of the speaker's own starts after a clause of its own: after , or ; ("I just moved to
+ * Oakland, my new number is 555 0123"; rules 87).
+ */
+const OWN_VALUE_CLAUSE = /\s*[,;]\s*(?:and\s+)?(?=my\s+(?:(?:new|current)\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:is|are)\s)/gi;
 /** The plan's own words before its action: "I'll", "I need to", "we're going to". */
 const PLAN_PREFIX = new RegExp(String.raw`^(?:(?:well|so|ok|okay|actually|and|then),?\s+)*${PLAN_START}\s+`, 'i');
 /** Words that date or size an action: no antecedent of "it". */
@@ -151,6 +156,14 @@ export function splitPlanClauses(nlp: Wink, said: string): string[] {
     if (!toks.some((t) => t.pos === 'VERB') || !toks.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN') || new RegExp(PLAN_START, 'i').test(before)) continue;
     const plan = resolveObject(nlp, sentence.slice(m.index + m[0].length), before);
     return [`${before.replace(/[,;\s]+$/, '')}.`, ...joinedPlans(nlp, plan)];
+  }
+  // "Actually I just moved to Oakland, my new number is 555 0123": the move and the number, each a sentence (rules 87).
+  for (const m of sentence.matchAll(OWN_VALUE_CLAUSE)) {
+    const before = sentence.slice(0, m.index);
+    const toks = tokens(nlp, before);
+    if (!toks.some((t) => t.pos === 'VERB') || !toks.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN')) continue;
+    const rest = sentence.slice(m.index + m[0].length);
+    return [`${before.replace(/[,;\s]+$/, '')}.`, ...splitPlanClauses(nlp, `${rest.charAt(0).toUpperCase()}${rest.slice(1)}`)];
   }
   return joinedPlans(nlp, sentence);
 }

@@ -6,7 +6,7 @@ import { PLANNED_KINDS as SETTLEABLE, PROPOSAL, cancelIsPlanDone, cancelsByObjec
 import type { ExtractedFact } from './extractor.js';
 import { keyedIdentifier, ofIdentifierKind } from './identifiers.js';
 import { cancelledBookings, cancelledOrders } from './cancelled-plans.js';
-import { reclockedText, retellsHour, retimedText, type Retold } from './retimed.js';
+import { alreadyAt, reclockedText, retellsHour, retimedText, type Retold } from './retimed.js';
 import { hourAfterAction } from './clock-time.js';
 import { spokenDate } from './date-text.js';
 import { FOR_NOW_PREFERENCE } from './temporary-slots.js';
@@ -239,13 +239,21 @@ function retimes(fact: ExtractedFact): boolean {
  * The plan, commitment, request or statement ("I can deliver them on Friday") for a day still to come said most recently
  * on the day of `time` (ISO-8601), which an alternative naming only a time moves, however unlike in words.
  */
+/** A booking told as it stands ("Maria Lopez is booked with Dr. Patel on Tuesday…"): its participle a state, no act done (rules 87). */
+const STANDING_BOOKING = /\b(?:is|are|am)\s+(?:now\s+|all\s+|also\s+)?(?:booked|scheduled|confirmed|registered|reserved)\b/i;
+
+/** True for a fact telling an act done ("I booked the room"), not a booking as it stands ({@link STANDING_BOOKING}). */
+function pastAct(f: Fact): boolean {
+  return f.planObject?.past === true && !STANDING_BOOKING.test(f.content);
+}
+
 function latestDatedPlan(candidates: Candidate[], time: string | undefined): Candidate | undefined {
   if (!time) return undefined;
   // "Friday is no good", "Friday doesn't work": a time turned down is no arrangement to move.
   // A trip's slot (`plan:<what>:<day>`) is no profile value: the trip moves like any plan (fix9).
   const dated = candidates.filter((c) => (SETTLEABLE.has(c.fact.kind) || c.fact.kind === 'statement') && (c.fact.slot === null || c.fact.slot.startsWith('plan:'))
     && !/\b(?:not|no|never|cannot)\b|n['’]t\b/i.test(c.fact.content)
-    && c.fact.eventTime && c.fact.eventTime.slice(0, 10) >= c.fact.validFrom.slice(0, 10) && c.fact.planObject?.past !== true
+    && c.fact.eventTime && c.fact.eventTime.slice(0, 10) >= c.fact.validFrom.slice(0, 10) && !pastAct(c.fact)
     && c.fact.validFrom.slice(0, 10) === time.slice(0, 10));
   return dated.sort((a, b) => b.fact.validFrom.localeCompare(a.fact.validFrom))[0];
 }
@@ -458,7 +466,7 @@ function movedFor(fact: ExtractedFact, change: ValueChange, candidates: Candidat
   const to = fact.eventTime?.slice(0, 10);
   if (!to || !namesDay(change.to)) return null;
   const booking = candidates.filter((c) => c.fact.validTo === null && c.fact.kind !== 'preference' && c.fact.kind !== 'relation'
-    && (c.fact.slot === null || c.fact.slot.startsWith('plan:')) && c.fact.planObject?.past !== true
+    && (c.fact.slot === null || c.fact.slot.startsWith('plan:')) && !pastAct(c.fact)
     && c.fact.eventTime?.length === 10 && c.fact.eventTime >= c.fact.validFrom.slice(0, 10));
   const owner = change.owner;
   const ownerSaid = (text: string): boolean => !owner || new RegExp(String.raw`\b${owner}\b`).test(text);
@@ -541,6 +549,9 @@ export class RuleDecider implements Decider {
       const booked = withdrawn && moved?.fact.planObject?.event !== true ? cancelledBookings(fact, candidates, this.#settle).filter((c) => c !== moved) : [];
       if (moved && withdrawn) return { op: 'DELETE', targetIds: [moved.fact.id, ...booked.map((c) => c.fact.id)] };
       if (booked.length > 0) return { op: 'DELETE', targetIds: booked.map((c) => c.fact.id) };
+      // Told again at the time it is at already ("Done, moved to Thursday at 3pm" after "can we move it to Thursday at 3pm
+      // instead?" moved it): kept (rules 87).
+      if (moved && move?.bare && alreadyAt(moved.fact, fact)) return { op: 'KEEP', targetId: moved.fact.id };
       // A plan moved by its new time alone is written again with that time, so it still says what it is (fix9).
       const retold = moved && move ? move.retell(moved.fact) : null;
       if (moved) return retold ? { op: 'UPDATE', targetId: moved.fact.id, retold } : { op: 'UPDATE', targetId: moved.fact.id };

@@ -20,7 +20,7 @@ import { NOT_SURNAME } from './opening-introduction.js';
 import { DELIVERY_SLOT, deliveryTo } from './delivery-address.js';
 import { homeAddress } from './home-address.js';
 import { isCalendarWord } from '../speaker/calendar-words.js';
-import { RELATION_ROLES, isApposedName } from './relation-apposition.js';
+import { RELATION_ROLES, isApposedName, isDaySaid } from './relation-apposition.js';
 
 /** One sentence and who is speaking to whom. */
 export interface RuleContext {
@@ -308,7 +308,9 @@ export function relation(c: RuleContext): RuleFact[] {
   const rev = c.sentence.match(new RegExp(`\\b([A-Z][a-z'-]+)\\s+is\\s+my\\s+(?:new\\s+)?(${roles})\\b`, 'i'));
   let role: string | undefined;
   let name: string | undefined;
-  if (m?.[1] && m[2] && (/^[A-Z]/.test(m[2]) || (!isMixedCase(c.sentence) && isApposedName(m[2], c.sentence)))) {
+  // "my mother Tuesday", "my mother December 3": a day or date, not her name (rules 87).
+  if (m?.[1] && m[2] && (/^[A-Z]/.test(m[2]) || (!isMixedCase(c.sentence) && isApposedName(m[2], c.sentence)))
+    && !isDaySaid(m[2], c.sentence.slice((m.index ?? 0) + m[0].length))) {
     [role, name] = [m[1].toLowerCase(), m[2].charAt(0).toUpperCase() + m[2].slice(1)];
   }
   else if (rev?.[1] && rev[2] && /^[A-Z]/.test(rev[1]) && rev[1] !== 'I') [name, role] = [rev[1], rev[2].toLowerCase()];

@@ -34,6 +34,19 @@ export function isApposedName(word: string, text: string): boolean {
   return givenNamePrevalence(lower) > 0 && couldBeName(lower) && !isAlsoCommonWord(lower) && !isCalendarWord(lower);
 }
 
+const MONTH = /^(?:january|february|march|april|may|june|july|august|september|october|november|december)$/i;
+
+/**
+ * Whether `word`, said after a relation ("my mother Tuesday", "my mother December 3"), is a day, date or time rather than
+ * the relative's name: a weekday, today / tomorrow / tonight or a feast always; a month when a day's number follows it
+ * (`after`: the text after the word) or when it is no listed given name ("my daughter April" names April).
+ */
+export function isDaySaid(word: string, after: string): boolean {
+  if (!isCalendarWord(word)) return false;
+  if (!MONTH.test(word)) return true;
+  return /^\s*\d{1,2}(?:st|nd|rd|th)?\b/i.test(after) || givenNamePrevalence(word.toLowerCase()) < 0.001;
+}
+
 /** Whether `text` names a relation beside its person ("my wife Maria"): the participants it names are looked up. */
 export function namesRelation(text: string): boolean {
   return ANY_APPOSITION.test(text);
@@ -46,7 +59,7 @@ export function namesRelation(text: string): boolean {
  */
 export function apposedSubject(sentence: string, names: Record<string, string | null>, speakerId: string): string | null {
   const m = APPOSITION.exec(sentence);
-  if (!m?.[2] || !m[3] || !isApposedName(m[2], sentence)) return null;
+  if (!m?.[2] || !m[3] || !isApposedName(m[2], sentence) || isDaySaid(m[2], m[3])) return null;
   const word = m[2].toLowerCase();
   const held = Object.entries(names).find(([id, n]) => id !== speakerId && n !== null && n.split(' ')[0]!.toLowerCase() === word)?.[1];
   return held ? `${held.split(' ')[0]} ${m[3]}` : null;

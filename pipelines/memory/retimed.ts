@@ -84,6 +84,20 @@ export function retimedText(plan: Fact, said: { eventTime?: string | null; conte
   return { content, slot, kind: plan.kind };
 }
 
+/**
+ * True when `plan` is already at the day (and time of day, where one is said) that `said` moves it to: "Done, moved to
+ * Thursday at 3pm" after the booking was moved there at the caller's asking tells it again (rules 87).
+ */
+export function alreadyAt(plan: Fact, said: { eventTime?: string | null; content?: string }): boolean {
+  const to = said.eventTime;
+  if (!to || to.length !== 10 || plan.eventTime !== to || !said.content) return false;
+  const day = spokenDate(to);
+  const at = said.content.indexOf(day);
+  if (at < 0) return false;
+  const clock = CLOCK_AFTER.exec(said.content.slice(at + day.length))?.[0] ?? '';
+  return plan.content.includes(`${day}${clock}`);
+}
+
 
 /**
  * Whether the booking `plan` is an outing of the evening (clock-time.ts `bareHour`): by the thing plan-object.ts read it

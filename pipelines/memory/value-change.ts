@@ -26,9 +26,9 @@ export interface ValueChange {
 
 const CHANGE_VERB = String.raw`(?:chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|updat(?:e|es|ed|ing)|(mov(?:e|es|ed|ing)|reschedul(?:e|es|ed|ing)|push(?:es|ed|ing)?|shift(?:s|ed|ing)?))`;
 /** Whose the thing is: a determiner or a possessive ("my", "your", "Maria's"). */
-const OWNER = String.raw`(?:the|my|your|their|his|her|our|[A-Z][\p{L}-]*['’]s)`;
-/** A thing: one to four words. */
-const THING = String.raw`((?:[\p{L}-]+\s+){0,3}?[\p{L}-]+)`;
+const OWNER = String.raw`(?:the|my|your|their|his|her|our|(?:[A-Z][\p{L}-]*\s+){0,2}[A-Z][\p{L}-]*['’]s)`;
+/** A thing: one to four words, a title among them ("appointment with Dr. Patel"; rules 87). */
+const THING = String.raw`((?:(?:[\p{L}-]+|(?:Dr|Mr|Mrs|Ms|Prof)\.)\s+){0,3}?[\p{L}-]+)`;
 /** A value: one to six words, up to the clause end. */
 const VALUE = String.raw`([\p{L}\d][\p{L}\d'’-]*(?:\s+[\p{L}\d][\p{L}\d'’-]*){0,5}?)`;
 const AGAINST = String.raw`\s*,?\s+(?:instead\s+of|rather\s+than|not)\s+`;
@@ -78,7 +78,8 @@ export function changedValue(content: string): ValueChange | null {
     const [, move, thing, from1, to, from2] = c;
     const from = from1 ?? from2 ?? null;
     // Whose the thing moved is, for a move naming no old day (decide.ts `movedFor`).
-    const owner = move !== undefined ? /^\S+\s+([A-Z][\p{L}-]*)['’]s\s/u.exec(c[0].trim())?.[1] : undefined;
+    // "moved Maria Lopez's appointment": the whole name (rules 87).
+    const owner = move !== undefined ? /^\S+\s+((?:[A-Z][\p{L}-]*\s+){0,2}[A-Z][\p{L}-]*)['’]s\s/u.exec(c[0].trim())?.[1] : undefined;
     if (thing && to && !NO_THING.test(thing.split(/\s+/).pop()!) && !denied(content, c.index)) {
       return { thing, from, to: to.trim(), move: move !== undefined, ...(owner ? { owner } : {}) };
     }
