@@ -14,9 +14,10 @@ const PLAN_START = String.raw`(?:I|we)(?:['’]ll|\s+will|\s+(?:need|have|want|p
 const PLAN_CLAUSE = new RegExp(String.raw`(?:\s*[,;]\s*(?:(?:and|so|but|then)\s+)?|\s+(?:and|so|but|then)\s+)(?=${PLAN_START})`, 'g');
 /**
  * Where a clause telling a value of the speaker's own starts after a clause of its own: after , or ; ("I just moved to
- * Oakland, my new number is 555 0123"; rules 87).
+ * Oakland, my new number is 555 0123"; rules 87): only a new or current value, so "I am out on Friday, my sister is
+ * getting married" stays one sentence (its reason kept with the absence).
  */
-const OWN_VALUE_CLAUSE = /\s*[,;]\s*(?:and\s+)?(?=my\s+(?:(?:new|current)\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:is|are)\s)/gi;
+const OWN_VALUE_CLAUSE = /\s*[,;]\s*(?:and\s+)?(?=my\s+(?:new|current)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are)\s)/gi;
 /** The plan's own words before its action: "I'll", "I need to", "we're going to". */
 const PLAN_PREFIX = new RegExp(String.raw`^(?:(?:well|so|ok|okay|actually|and|then),?\s+)*${PLAN_START}\s+`, 'i');
 /** Words that date or size an action: no antecedent of "it". */
