@@ -1,10 +1,14 @@
 import { buildApp } from './app.js';
 import { createLogger } from './logger.js';
 import { exitOnStartFailure, loadConfigOrExit, logConfigWarnings, onShutdownSignal } from './process.js';
+import { checkDataDir, checkListenable } from './start-checks.js';
 
 /** Start Parley: read the config, listen, and shut down gracefully on SIGINT / SIGTERM. */
 async function main(): Promise<void> {
   const { config, warnings } = loadConfigOrExit('parley');
+  // Before the models load (half a minute on a busy machine): a taken port or a bad DATA_DIR is said at once.
+  checkDataDir(config.dataDir);
+  await checkListenable(config.host, config.port);
   const logger = createLogger(config.logLevel);
   logConfigWarnings(logger, warnings);
   const app = await buildApp(config, { logger, eagerModels: true });
