@@ -3,6 +3,7 @@ import { isContextScope } from '../../pipelines/retrieval/context-scope.js';
 import { endStoredSession } from '../../pipelines/interaction/session-end.js';
 import { changeSessionMetadata } from '../../pipelines/interaction/session-metadata.js';
 import { ParleyError } from '../../graph/core/errors.js';
+import { likelyMeant } from '../protocol/closest-name.js';
 import { clientTime, isoTime } from '../protocol/iso-time.js';
 import {
   CLIENT_MESSAGES, usefulValueErrors, valueErrorText, type ParticipantIdentifyMessage, type QueryMessage, type SessionUpdateMessage, type UtteranceMessage,
@@ -30,7 +31,7 @@ export function parseClientMessage(raw: string): { type: MessageType; message: u
   }
   const type = (message as { type?: unknown }).type;
   if (typeof type !== 'string' || !Object.hasOwn(CLIENT_MESSAGES, type)) {
-    throw new ParleyError('PARLEY_ERR_UNKNOWN_TYPE', `unknown message type ${JSON.stringify(type ?? null)}; expected one of ${Object.keys(CLIENT_MESSAGES).join(', ')}`);
+    throw new ParleyError('PARLEY_ERR_UNKNOWN_TYPE', unknownTypeMessage(type));
   }
   const validator = CLIENT_MESSAGES[type as MessageType];
   // The most useful error, not the first found: a misspelt required field is named with what it was meant to be.
@@ -39,6 +40,16 @@ export function parseClientMessage(raw: string): { type: MessageType; message: u
     throw new ParleyError('PARLEY_ERR_BAD_FRAME', `${type}: ${first.path || '/'} ${valueErrorText(first)}`);
   }
   return { type: type as MessageType, message };
+}
+
+/** Why a message's `type` is none of ours: missing, not a string, or unknown (with the type it was probably meant to be). */
+function unknownTypeMessage(type: unknown): string {
+  const known = Object.keys(CLIENT_MESSAGES);
+  const expected = `expected one of ${known.join(', ')}`;
+  if (type === undefined) return `message has no "type" field; ${expected}`;
+  if (typeof type !== 'string') return `message "type" must be a string; ${expected}`;
+  const meant = likelyMeant(type, known);
+  return `unknown message type ${JSON.stringify(type)}; ${meant !== undefined ? `did you mean "${meant}"? ` : ''}${expected}`;
 }
 
 /** Runs one validated client message in its session. */
