@@ -1,4 +1,3 @@
-import { buildApp } from './app.js';
 import { createLogger } from './logger.js';
 import { exitOnStartFailure, loadConfigOrExit, logConfigWarnings, onShutdownSignal } from './process.js';
 import { checkDataDir, checkListenable } from './start-checks.js';
@@ -9,6 +8,8 @@ async function main(): Promise<void> {
   // Before the models load (half a minute on a busy machine): a taken port or a bad DATA_DIR is said at once.
   checkDataDir(config.dataDir);
   await checkListenable(config.host, config.port);
+  // Imported only now: loading the app's modules alone takes seconds, and the checks above should not wait for it.
+  const { buildApp } = await import('./app.js');
   const logger = createLogger(config.logLevel);
   logConfigWarnings(logger, warnings);
   const app = await buildApp(config, { logger, eagerModels: true });
