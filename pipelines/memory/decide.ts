@@ -465,8 +465,11 @@ function namesPerson(value: string, names: string[]): boolean {
 /** Words that tell a booking ("booked", "an appointment", "can put Leo in", "scheduled", "reserved"). */
 const BOOKED = /\b(?:book(?:s|ed|ing)?|appointments?|put\s+[A-Z][\p{L}-]*\s+in|schedul(?:e|ed|ing)|reserv(?:e|ed|ation))\b/u;
 
-/** A time offered and taken ("Tuesday … at 10am works for Maria", "suits her", "is fine for me"): the booking it makes (rules 89). */
-const ACCEPTED = /\b(?:works?\s+(?:for|with)|suits?|(?:is|sounds)\s+(?:fine|good|great|perfect)\s+(?:for|with))\b/i;
+/**
+ * A time offered and taken, the time its subject ("Tuesday 8 December 2026 at 10am works for Maria", "… at 3pm suits her",
+ * "… is fine for me"): the booking it makes (rules 89). Not "Ben works for Maria".
+ */
+const ACCEPTED = /(?:\b\d{4}|\d(?:am|pm)|\bnoon)\s+(?:works?\s+(?:for|with)|suits?|(?:is|sounds)\s+(?:fine|good|great|perfect)\s+(?:for|with))\b/i;
 
 /**
  * A move to a new day that says no old one ("move Leo's checkup to Monday 7 December 2026 at 4pm"; trial12 F6): the one
