@@ -49,17 +49,42 @@ export function hourWordsAsNumbers(text: string): string {
   return text.replace(HOUR_WORD_AT_DAY, (w) => String(HOUR_WORDS.indexOf(w.toLowerCase()) + 1).padEnd(w.length, ' '));
 }
 
+/** An outing of the evening, by the lemma of the noun heading it, as the words say it. */
+export interface EveningThing {
+  /** The head's lemma, as plan-object.ts reads it ("dinner", "festival"). */
+  head: string;
+  /** How the words say it (a regular expression's source: "dinners?", "film\\s+festivals?"). */
+  said: string;
+  /** The word before the head that makes it one ("film" of "film festival", "date" of "date night"); none: the head alone. */
+  before?: string;
+  /** True for a noun that is one only as a thing ("the Christmas party", "a show"; not "party to"): said after a determiner. */
+  named?: true;
+}
+
 /**
- * The things a bare hour is read by, one list for the words (`eveningOuting`) and for what plan-object.ts reads as the
- * booked thing (plan-object.ts `eveningBooked`; rules 82), by lemma, each with how the words say it. An outing of the
- * evening named by its noun alone (rules 79): a dinner, drinks, a concert, a movie, the cinema, a gig, the theatre.
+ * The one list of the evening's outings a bare hour is read by (rules 79, 82, 89), for the words (`eveningOuting`) and for
+ * the booked thing plan-object.ts reads (`eveningHead`, plan-object.ts `eveningBooked`): a dinner, drinks, a concert, a
+ * movie, the cinema, a gig, the theatre, a party, a show, a film festival, a date night.
  */
-export const EVENING_NOUNS: Readonly<Record<string, string>> = {
-  dinner: 'dinners?', supper: 'suppers?', drink: 'drinks', concert: 'concerts?', movie: 'movies?', cinema: 'cinemas?', gig: 'gigs?',
-  theatre: 'theatres?', theater: 'theaters?',
-};
-/** An outing of the evening named by a noun that is one only as a thing ("the Christmas party", "a show"; not "party to"). */
-export const EVENING_THINGS_NAMED = ['party', 'show'] as const;
+export const EVENING_THINGS: readonly EveningThing[] = [
+  ...Object.entries({
+    dinner: 'dinners?', supper: 'suppers?', drink: 'drinks', concert: 'concerts?', movie: 'movies?', cinema: 'cinemas?', gig: 'gigs?',
+    theatre: 'theatres?', theater: 'theaters?',
+  }).map(([head, said]) => ({ head, said })),
+  { head: 'party', said: 'party', named: true }, { head: 'show', said: 'show', named: true },
+  { head: 'festival', said: String.raw`film\s+festivals?`, before: 'film' }, { head: 'night', said: String.raw`date[\s-]nights?`, before: 'date' },
+];
+
+/**
+ * True when `head` (a lemma plan-object.ts read as a thing's head) is one of {@link EVENING_THINGS}: alone, or, for one
+ * of two words, either of them ("date" of "date night": a time word is no head) with the other among `which` (the nouns
+ * before the head) or the two said together in `said` (the booking's words: "film festival").
+ */
+export function eveningHead(head: string, which: readonly string[], said = ''): boolean {
+  return EVENING_THINGS.some((t) => (t.before === undefined ? t.head === head
+    : [t.head, t.before].includes(head) && (which.includes(t.before) || new RegExp(String.raw`\b${t.said}\b`, 'i').test(said))));
+}
+
 /** The day's earlier meals ("a table for brunch", "lunch"): business hours. */
 export const EARLIER_MEALS = ['breakfast', 'brunch', 'lunch'] as const;
 /**
@@ -70,12 +95,14 @@ export const BUSINESS_NOUNS = ['meeting', 'appointment', 'delivery', 'match', 't
 
 /**
  * An outing of the evening (rules 79): a table booked ("a table for four", "a table at Luigi's", "book a table"), one of
- * {@link EVENING_NOUNS}, a party or a show ({@link EVENING_THINGS_NAMED}), a film seen, a date night. Not one said for
+ * {@link EVENING_THINGS} (a party or a show after a determiner), a film seen. Not one said for
  * the day's earlier meals ("a table for brunch", "lunch"), nor the word for another thing (rules 81): "table tennis",
  * "move the tables", "a meeting about the Christmas party", "dropping off the film" ({@link BUSINESS_THING}).
  */
-const EVENING_THING = new RegExp(String.raw`\b(?:(?:a|the)\s+table\s+(?:for|at)\b|book(?:s|ed|ing)?\s+(?:a|the)\s+table|${Object.values(EVENING_NOUNS).join('|')}|`
-  + String.raw`(?:the|a|an|our|my|his|her|their|your)\s+(?:[\w'’-]+\s+)?(?:${EVENING_THINGS_NAMED.join('|')})|(?:see|seeing|watch|watching)\s+(?:a|the)\s+film|film\s+festivals?|date[\s-]night)\b`, 'i');
+const EVENING_THING = new RegExp(String.raw`\b(?:(?:a|the)\s+table\s+(?:for|at)\b|book(?:s|ed|ing)?\s+(?:a|the)\s+table|`
+  + String.raw`${EVENING_THINGS.filter((t) => !t.named).map((t) => t.said).join('|')}|`
+  + String.raw`(?:the|a|an|our|my|his|her|their|your)\s+(?:[\w'’-]+\s+)?(?:${EVENING_THINGS.filter((t) => t.named).map((t) => t.said).join('|')})|`
+  + String.raw`(?:see|seeing|watch|watching)\s+(?:a|the)\s+film)\b`, 'i');
 const EARLIER_MEAL = new RegExp(String.raw`\b(?:${EARLIER_MEALS.join('|')})\b`, 'i');
 /**
  * A thing of business hours in the words ({@link BUSINESS_NOUNS}); a meeting only as the thing had ("a / the / my
@@ -178,13 +205,24 @@ const ANY_DAY = new RegExp(String.raw`\b(?:${DAY_WORD}|weekend|\d{1,2}(?:st|nd|r
  * The new hour said "at" a clause's own action with "instead", in a sentence of `said` that names no day ("let's meet at
  * 7 instead", "I'll pick the kids up at 6 instead"), or null. Its own plan, dated today (rules 81), unless the action is
  * the booking's own: "let's meet at 7 instead" after "let's meet at 6 on Friday" moves the meeting (decide.ts; rules 82).
+ * Only the sentence of the fact (`content`, its text) is read, the one whose hour the fact holds (rules 89): in "Can we do
+ * Saturday instead? I'll leave work at 5 instead." the day's fact is no hour's.
  */
-export function hourAfterAction(said: string): HourInstead | null {
+export function hourAfterAction(said: string, content: string): HourInstead | null {
   for (const sentence of said.split(/(?<=[.!?])\s+/)) {
     const m = AT_HOUR_INSTEAD.exec(sentence);
-    if (m && !ANY_DAY.test(sentence)) return hourOf(m, m[1], m[2], m[3]);
+    if (!m || ANY_DAY.test(sentence)) continue;
+    const hour = hourOf(m, m[1], m[2], m[3]);
+    if (hour && holdsHour(content, hour)) return hour;
   }
   return null;
+}
+
+/** True when `content` says the clock time "at" `hour` ("at 7", "at 7pm", "at 7:30am"), in either half of the day where none was said. */
+function holdsHour(content: string, hour: HourInstead): boolean {
+  const h = hour.half ? String(hour.hour) : `(?:${hour.hour % 12 || 12}|${(hour.hour % 12) + 12})`;
+  const minutes = hour.minute === 0 ? '(?::00)?' : `:${pad(hour.minute)}`;
+  return new RegExp(String.raw`\bat\s+(?:(?:about|around)\s+)?${h}${minutes}(?![\d:])`, 'i').test(content);
 }
 
 /**

@@ -293,14 +293,24 @@ function timeMove(fact: ExtractedFact, sessionId: string | undefined, said: stri
   // "let's go at 7 instead"), with nothing of its own, at a new hour said with no day moves the booking, its day kept
   // (rules 82); chrono's today for the hour is no day said. Another action ("I'll pick the kids up at 6 instead") is its
   // own plan (rules 81).
-  const hour = said === undefined ? null : hourAfterAction(said);
+  const hour = said === undefined ? null : hourAfterAction(said, fact.content);
   const o = fact.planObject;
   if (hour) {
     if (!o?.verb || o.objects.length > 0) return null;
-    const may = (plan: Fact): boolean => ownBooking(plan, fact, sessionId) && (plan.planObject?.verb === o.verb || TIME_ONLY_VERBS.has(o.verb!));
+    const may = (plan: Fact): boolean => ownBooking(plan, fact, sessionId) && (plan.planObject?.verb === o.verb || TIME_ONLY_VERBS.has(o.verb!)
+      || (!plan.planObject?.verb && verbSaid(plan.content, o.verb!)));
     return { may, retell: (plan) => (may(plan) ? reclockedText(plan, hour) : null), bare: false };
   }
   return retimes(fact) ? { may: () => true, retell: (plan) => retimedText(plan, fact, said), bare: true } : null;
+}
+
+/**
+ * True when `content` says the verb `lemma` ("meet": "is meeting Ana for dinner"), where plan-object.ts read it as no verb
+ * of the plan (a gerund read as a noun): "we could meet at 7 instead" moves that dinner (rules 89).
+ */
+function verbSaid(content: string, lemma: string): boolean {
+  const stem = lemma.replace(/e$/, '');
+  return new RegExp(String.raw`\b(?:${lemma}s?|${stem}ing)\b`, 'i').test(content);
 }
 
 function norm(v: string | null): string {
@@ -456,10 +466,17 @@ function namesPerson(value: string, names: string[]): boolean {
 const BOOKED = /\b(?:book(?:s|ed|ing)?|appointments?|put\s+[A-Z][\p{L}-]*\s+in|schedul(?:e|ed|ing)|reserv(?:e|ed|ation))\b/u;
 
 /**
+ * A time offered and taken, the time its subject ("Tuesday 8 December 2026 at 10am works for Maria", "… at 3pm suits her",
+ * "… is fine for me"): the booking it makes (rules 89). Not "Ben works for Maria".
+ */
+const ACCEPTED = /(?:\b\d{4}|\d(?:am|pm)|\bnoon)\s+(?:works?\s+(?:for|with)|suits?|(?:is|sounds)\s+(?:fine|good|great|perfect)\s+(?:for|with))\b/i;
+
+/**
  * A move to a new day that says no old one ("move Leo's checkup to Monday 7 December 2026 at 4pm"; trial12 F6): the one
  * current booking for a day still to come that names the thing moved, else the one that names the person it is for (the
  * possessive's name) and tells a booking ("Receptionist Jo can put Leo in on Friday 4 December 2026 at 9am", the
- * receptionist's, said to the mover), whoever said it, is written again with the new day and time. Null when none or
+ * receptionist's, said to the mover) or a slot they took ("Tuesday … at 10am works for Maria Lopez", closed; rules 89),
+ * whoever said it, is written again with the new day and time. Null when none or
  * more than one is held, or the move names no day: the time rules read it as before.
  */
 function movedFor(fact: ExtractedFact, change: ValueChange, candidates: Candidate[], names: string[]): Decision | null {
@@ -474,7 +491,7 @@ function movedFor(fact: ExtractedFact, change: ValueChange, candidates: Candidat
   // team-decisions.ts).
   const ofThing = (c: Candidate): boolean => namesThing(c.fact.content, change, names) && ownerSaid(c.fact.content)
     && (owner !== undefined || BOOKED.test(c.fact.content));
-  const ofOwner = (c: Candidate): boolean => owner !== undefined && ownerSaid(c.fact.content) && BOOKED.test(c.fact.content);
+  const ofOwner = (c: Candidate): boolean => owner !== undefined && ownerSaid(c.fact.content) && (BOOKED.test(c.fact.content) || ACCEPTED.test(c.fact.content));
   // Told again ("your cleaning is now on Thursday…" after the move): the booking of that day is kept.
   const kept = booking.find((c) => c.fact.eventTime === to && (ofThing(c) || ofOwner(c)));
   if (kept) return { op: 'KEEP', targetId: kept.fact.id };
@@ -483,6 +500,8 @@ function movedFor(fact: ExtractedFact, change: ValueChange, candidates: Candidat
   const found = named.length > 0 ? named : dated.filter(ofOwner);
   const first = found[0];
   if (!first || found.length > 1) return null;
+  // A slot accepted ("Tuesday at 10am works for me") is closed by the move, the move's own words standing for the booking.
+  if (!BOOKED.test(first.fact.content) && ACCEPTED.test(first.fact.content)) return { op: 'UPDATE', targetId: first.fact.id };
   const content = retoldValue(first.fact.content, { ...change, from: spokenDate(first.fact.eventTime!) });
   const slot = first.fact.slot?.endsWith(`:${first.fact.eventTime}`) ? `${first.fact.slot.slice(0, -first.fact.eventTime!.length)}${to}` : first.fact.slot;
   return content === null ? { op: 'UPDATE', targetId: first.fact.id }

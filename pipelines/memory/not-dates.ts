@@ -1,7 +1,9 @@
 /**
- * Phrases chrono reads as a date that name none (rules 49): a recurring time ("every weekend", "on Mondays") and a house
- * number after "at" ("we live at 4 Rose Court", read as four o'clock). relative-date.ts leaves them as said.
+ * Phrases chrono reads as a date that name none (rules 49): a recurring time ("every weekend", "on Mondays"), a house
+ * number after "at" ("we live at 4 Rose Court", read as four o'clock) and a relative named by a month ("my daughter April";
+ * rules 89). relative-date.ts leaves them as said.
  */
+import { RELATION_ROLES } from './relation-apposition.js';
 
 /**
  * A recurring time (rules 49): "every weekend", "every Monday", "each Friday", "every other Sunday", "on weekends", "on
@@ -38,4 +40,23 @@ export function isHouseNumber(text: string, index: number, phrase: string): bool
   if (!next) return false;
   // "at 4 Rose Court": a name after the number; "at 12 baker street": a street word within the next two words.
   return /^\p{Lu}/u.test(next[1]!) || STREET_WORD.test(`${next[1]} ${next[2] ?? ''}`);
+}
+
+const ROLES = RELATION_ROLES.join('|');
+/** A relation said before a word ("my daughter ", "Maria's sister, "). */
+const RELATION_BEFORE = new RegExp(String.raw`\b(?:my|our|your|his|her|their|\p{Lu}[\p{L}-]*['’]s)\s+(?:new\s+|little\s+|older\s+|younger\s+)?(?:${ROLES})\s*,?\s+$`, 'iu');
+/** A relation told after a name ("April is Maria's daughter"), as a relation's fact is written. */
+const RELATION_AFTER = new RegExp(String.raw`^\s+(?:is|was)\s+(?:\p{Lu}[\p{L}-]*\s+)*\p{Lu}[\p{L}-]*['’]s\s+(?:${ROLES})\b`, 'u');
+const MONTH = /^(?:January|February|March|April|May|June|July|August|September|October|November|December)$/;
+
+/**
+ * True when the date phrase `phrase` (at `index` of `text`) is a month's name capitalised right after a relation ("my daughter
+ * April starts school", "my sister May", "my friend June") or before one told ("April is Maria's daughter"): a person's name
+ * (rules 89). Not with a day's number after it ("my mother May 3rd": a date; relation-apposition.ts `isDaySaid`).
+ */
+export function isRelativesName(text: string, index: number, phrase: string): boolean {
+  if (!MONTH.test(phrase.trim())) return false;
+  const after = text.slice(index + phrase.length);
+  if (/^\s*,?\s*\d/.test(after)) return false;
+  return RELATION_BEFORE.test(text.slice(0, index)) || (/^\s*$/.test(text.slice(0, index)) && RELATION_AFTER.test(after));
 }

@@ -8,7 +8,7 @@
 import type { PlanObject } from '../../graph/memory-store.js';
 import type { Wink } from '../wink.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
-import { BUSINESS_NOUNS, EARLIER_MEALS, EVENING_NOUNS, EVENING_THINGS_NAMED } from './clock-time.js';
+import { BUSINESS_NOUNS, EARLIER_MEALS, eveningHead } from './clock-time.js';
 import {
   NOT_OBJECTS, PARTICLES, SPELLINGS, TALK_NOUNS, TALK_VERBS, actionVerb, clauses, companions, inPhrase, nounish, phraseHeads,
   readTokens, type Phrase, type Tok, type WordRelations,
@@ -173,18 +173,19 @@ export function readEventObject(nlp: Wink, sentence: string, relations: WordRela
 const TABLE_VERBS: ReadonlySet<string> = new Set(['book', 'reserve', 'get', 'have', 'want', 'need']);
 const FILM_VERBS: ReadonlySet<string> = new Set(['see', 'watch']);
 const BUSINESS_OR_EARLIER: ReadonlySet<string> = new Set<string>([...BUSINESS_NOUNS, ...EARLIER_MEALS]);
-const EVENING_HEADS: ReadonlySet<string> = new Set<string>([...Object.keys(EVENING_NOUNS), ...EVENING_THINGS_NAMED]);
 
 /**
- * Whether the booked thing `o` reads is an outing of the evening, by clock-time.ts's lists (rules 82: one source for the
- * words and the booked thing): a dinner, drinks, a concert, a party… as its object or where it goes ("going to the
- * party"), a table booked, a film seen; not with a thing of business hours or an earlier meal anywhere in it ("a meeting
- * about the party", "a table for brunch", "a table tennis match"), nor a table moved ("move the tables").
+ * Whether the booked thing `o` reads is an outing of the evening, by clock-time.ts's one list (`eveningHead`; rules 82, 89:
+ * one source for the words and the booked thing): a dinner, drinks, a concert, a party… as its object or where it goes
+ * ("going to the party"), a film festival or a date night (the word before the head among its nouns, or in `said`, the
+ * booking's words), a table booked, a film seen; not with a thing of business hours or an earlier meal in it ("a meeting
+ * about the party", "a table for brunch", "a table tennis match"), nor a table moved ("move the tables"). A meeting only as
+ * the thing had: "meeting" read before "Ana for dinner" is the act of meeting her (rules 86).
  */
-export function eveningBooked(o: PlanObject): boolean {
-  const named = [...o.objects, ...o.complements, ...(o.which ?? [])];
+export function eveningBooked(o: PlanObject, said = ''): boolean {
+  const named = [...o.objects, ...o.complements, ...(o.which ?? []).filter((w) => w !== 'meeting')];
   if (named.some((w) => BUSINESS_OR_EARLIER.has(w))) return false;
-  return [...o.objects, ...o.complements].some((w) => EVENING_HEADS.has(w))
+  return [...o.objects, ...o.complements].some((w) => eveningHead(w, o.which ?? [], said))
     || o.objects.some((w) => (w === 'table' && TABLE_VERBS.has(o.verb ?? '')) || (w === 'film' && FILM_VERBS.has(o.verb ?? '')));
 }
 

@@ -8,7 +8,7 @@ import { bookedFor } from './booked-for.js';
 import { addDays, weekdayOfNextWeek } from './calendar-day.js';
 import { clockOf, hourInstead, hourWordsAsNumbers } from './clock-time.js';
 import { monthAheadYear } from './month-ahead.js';
-import { isHouseNumber, isRecurring } from './not-dates.js';
+import { isHouseNumber, isRecurring, isRelativesName } from './not-dates.js';
 import { COUNTED } from './spans.js';
 import { clauseAround, toldAsPast, toldInPerfect, toldJustDone } from './told-tense.js';
 import { WEEK_FROM, mondayOf, weekFrom } from './week-from.js';
@@ -348,7 +348,8 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     const phrase = text.slice(r.index, r.index + said).trim().replace(/[,;:]+$/, '');
     if (TIME_OF_DAY.test(phrase) || isFrequency(text, r.index, phrase)) continue;
     // "every weekend", "every Monday": a habit, no one day; "we live at 4 Rose Court": a house number, no time (rules 49).
-    if (isRecurring(text, r.index, phrase) || isHouseNumber(text, r.index, phrase)) continue;
+    // "My daughter April starts school": a relative's name, no month (rules 89).
+    if (isRecurring(text, r.index, phrase) || isHouseNumber(text, r.index, phrase) || isRelativesName(text, r.index, phrase)) continue;
     // "So, I sat with her": a weekday's abbreviation is one only with its capital ("last Sat", not "sat").
     if (LOWER_ABBREVIATION.test(phrase)) continue;
     // "a weekend yoga class", "my weekend plans": the word names a kind of thing, not a day.

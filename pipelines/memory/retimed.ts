@@ -104,7 +104,7 @@ export function alreadyAt(plan: Fact, said: { eventTime?: string | null; content
  * to be about (`eveningBooked`; rules 82), else by its words (`eveningOuting`).
  */
 function eveningPlan(plan: Fact): boolean {
-  return plan.planObject ? eveningBooked(plan.planObject) : eveningOuting(plan.content);
+  return plan.planObject ? eveningBooked(plan.planObject, plan.content) : eveningOuting(plan.content);
 }
 
 /**
