@@ -29,8 +29,6 @@ export interface Action {
   depth?: number;
   /** Weight of the action's list in the round's fusion. */
   weight: number;
-  /** Actions of one group are one piece of evidence in the round's fusion (`RankedList.group`). */
-  group?: string;
 }
 
 /** Weights of the deterministic policy's actions; every one has a default. */
@@ -46,12 +44,6 @@ export interface PolicyOptions {
   speakerWeight?: number;
   /** Weight of BM25 over facts and profiles (names kept); default 0.7. */
   factWeight?: number;
-  /**
-   * A fact and its source turn are one piece of evidence in the loop: a turn found both by BM25 over turns and, through a
-   * fact drawn from it, by BM25 over facts counts the better of the two ranks, not their sum, so a turn some fact was drawn
-   * from does not outrank an equally matching turn none was. Default false: both count (as before).
-   */
-  factTurnOnce?: boolean;
   /** Weight of dense search over turns (USE-lite is weak on long turns); default 0.5, 1 with bge-small-en-v1.5 (`embedderDefaults`). */
   denseWeight?: number;
   /**
@@ -233,8 +225,6 @@ export function roundActions(
   const addressees = !roles || filters.addresseeId ? [] : q.addresseeIds;
   const withNames = [...q.terms, ...q.nameWords].join(' ');
   const actions: Action[] = [];
-  // BM25 over turns and over facts (mapped to their turns) are one piece of evidence (`factTurnOnce`).
-  const once = (o.factTurnOnce ?? false) ? { group: 'bm25' } : {};
   const add = (a: Action): void => {
     if (a.weight <= 0 || a.query.trim() === '') return;
     const same = (b: Action): boolean => b.layer === a.layer && b.tool === a.tool && b.query === a.query && b.speakerId === a.speakerId &&
@@ -248,10 +238,10 @@ export function roundActions(
   };
   if (round === 1) {
     add({ layer: 'interaction', tool: 'staged', query: q.text || withNames, weight: o.stagedWeight ?? 0 });
-    add({ layer: 'interaction', tool: 'bm25', query: base || withNames, weight: o.bm25Weight ?? 1, ...once });
+    add({ layer: 'interaction', tool: 'bm25', query: base || withNames, weight: o.bm25Weight ?? 1 });
     for (const s of speakers) add({ layer: 'interaction', tool: 'bm25', query: base, speakerId: s, weight: o.speakerWeight ?? 1 });
     for (const a of addressees) add({ layer: 'interaction', tool: 'bm25', query: base, addresseeId: a, weight: o.speakerWeight ?? 1 });
-    add({ layer: 'fact', tool: 'bm25', query: withNames, weight: o.factWeight ?? 0.7, ...once });
+    add({ layer: 'fact', tool: 'bm25', query: withNames, weight: o.factWeight ?? 0.7 });
     dense({ layer: 'interaction', query: q.question });
     for (const a of sessionBestActions(q, speakers, o)) add(a);
     if (synonyms.length > 0) {
@@ -265,10 +255,10 @@ export function roundActions(
     if (feedback) add({ layer: 'interaction', tool: 'vector', query: q.question, vector: feedback, weight: o.denseFeedbackWeight ?? o.denseWeight ?? 0.5 });
     if (expansion.length === 0) return actions;
     const expanded = [...q.terms, ...expansion].join(' ');
-    add({ layer: 'interaction', tool: 'bm25', query: expanded, weight: o.bm25Weight ?? 1, ...once });
+    add({ layer: 'interaction', tool: 'bm25', query: expanded, weight: o.bm25Weight ?? 1 });
     for (const s of speakers) add({ layer: 'interaction', tool: 'bm25', query: expanded, speakerId: s, weight: o.speakerWeight ?? 1 });
     for (const a of addressees) add({ layer: 'interaction', tool: 'bm25', query: expanded, addresseeId: a, weight: o.speakerWeight ?? 1 });
-    add({ layer: 'fact', tool: 'bm25', query: [withNames, ...expansion].join(' '), weight: o.factWeight ?? 0.7, ...once });
+    add({ layer: 'fact', tool: 'bm25', query: [withNames, ...expansion].join(' '), weight: o.factWeight ?? 0.7 });
     if (timed) add({ layer: 'interaction', tool: 'bm25', scope: 'time', query: expanded, weight: o.timeWeight ?? 1 });
   } else if (round === 3) {
     for (const s of speakers) dense({ layer: 'interaction', query: base, speakerId: s });

@@ -58,7 +58,7 @@ export async function runAction(ctx: ActionContext, a: Action): Promise<RankedLi
     ids = await toTurns(retriever, tenant, hits.map((h) => h.id), a.layer);
   }
   ids = [...new Set(ids)];
-  return { ids: a.perSession ? await bestPerSession(retriever, tenant, ids) : ids, weight: a.weight, ...(a.group ? { group: a.group } : {}) };
+  return { ids: a.perSession ? await bestPerSession(retriever, tenant, ids) : ids, weight: a.weight };
 }
 
 /** The first (best-ranked) turn of each session among `ids`, in rank order; a turn that cannot be read is dropped. */
