@@ -105,13 +105,6 @@ export interface MemoryLayerOptions {
    */
   sourceOnce?: boolean;
   /**
-   * A persona node and the turns it was drawn from (its evidence) are one piece of evidence: a node whose evidence turns
-   * are all served already by better-ranked items takes no place of its own ("Melanie likes painting" beside the turn
-   * "I love painting" it was drawn from). It never leaves a turn out: the turn's words are the evidence. Default false:
-   * a persona node takes a place whatever serves its turns (as before).
-   */
-  personaOnce?: boolean;
-  /**
    * Facts as pointers to their turns (default true): the answer is ranked by source turn. A fact the
    * question matches on its words may lift its source turn (`factLiftWeight`), and a ranked turn is
    * served as its best matched fact (one matching the question's words first, else one found by
@@ -276,11 +269,10 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
       return y !== undefined && y.sessionId === at.sessionId && Math.abs(y.seq - at.seq) <= near;
     }).length;
   };
-  const personaOnce = o.personaOnce ?? false;
   const kept = oncePerSourceTurn(scored, {
-    sources: (c) => (c.kind === 'turn' ? [c.id] : c.kind === 'fact' ? c.f.referIds : personaOnce ? c.p.node.evidenceIds : []),
-    // Without `sourceOnce` only a turn a kept fact restates is left out; a persona node never leaves one out (`personaOnce`).
-    skippable: (c, held) => held.kind !== 'persona' && (once || c.kind === 'turn' || c.kind === 'persona'),
+    sources: (c) => (c.kind === 'turn' ? [c.id] : c.kind === 'fact' ? c.f.referIds : []),
+    // Without `sourceOnce` only a turn a kept fact restates is left out.
+    skippable: (c) => once || c.kind === 'turn',
     limit: input.k,
     defer: (c, sofar) => cap > 0 && inStretch(c, sofar) >= cap,
   });

@@ -138,37 +138,3 @@ describe('memory layer: context_scope (explicit questions)', () => {
     assert.equal(scoped.length, 4, `the places are still filled (${scoped.map((i) => i.id).join(', ')})`);
   });
 });
-
-describe('memory layer: a persona node and the turns it was drawn from are one piece of evidence (personaOnce)', () => {
-  const node = (id: string, target: string, evidenceIds: string[]): PersonaNode => ({
-    id, participantId: 'p_ana', kind: 'preference', target, valence: 0.8, label: null, strength: 0.7,
-    evidenceCount: evidenceIds.length, evidenceIds, sessionIds: ['s1'], firstSeen: '2026-11-01T10:00:00Z', lastSeen: '2026-11-01T10:00:00Z', stable: true,
-  });
-  /** The layer's input with Ana asking and `nodes` as her persona; turns only (no fact matched). */
-  const withPersona = (nodes: PersonaNode[]): MemoryLayerInput => {
-    const i = input([]);
-    const stores = i.stores as unknown as { memory: Record<string, unknown>; graph: Record<string, unknown> };
-    stores.memory.listPersona = async () => nodes;
-    stores.graph.findParticipantsByWords = async () => [];
-    return { ...i, question: 'What about the cliffs and the harbour?', askerId: 'p_ana', k: 5 };
-  };
-  const opts = { validity: false, factItemWeight: 0 };
-
-  test('a node whose evidence turn is served already takes no place of its own', async () => {
-    const nodes = [node('pn_cliffs', 'windy cliffs', ['u2'])];
-    const before = await answerItems(withPersona(nodes), opts);
-    assert.ok(before.some((i) => i.id === 'pn_cliffs'), `without personaOnce the node takes a place (${before.map((i) => i.id).join(', ')})`);
-    const once = await answerItems(withPersona(nodes), { ...opts, personaOnce: true });
-    assert.deepEqual(once.map((i) => i.id), ['u1', 'u2', 'u3', 'u4']);
-  });
-
-  test('a node drawn from turns the answer does not hold keeps its place', async () => {
-    const once = await answerItems(withPersona([node('pn_harbour', 'busy harbour', ['u9'])]), { ...opts, personaOnce: true });
-    assert.deepEqual(once.map((i) => i.id), ['u1', 'u2', 'u3', 'u4', 'pn_harbour']);
-  });
-
-  test('a node ranked above its evidence turn never leaves the turn out', async () => {
-    const once = await answerItems(withPersona([node('pn_cliffs', 'windy cliffs', ['u2'])]), { ...opts, personaOnce: true, personaItemWeight: 3 });
-    assert.deepEqual(once.map((i) => i.id), ['pn_cliffs', 'u1', 'u2', 'u3', 'u4']);
-  });
-});
