@@ -24,13 +24,10 @@ export async function runLocomoVariants(deps: LocomoDeps, qas: LocomoQa[], varia
     if (gold.length === 0) continue;
     const answer = q.category === 5 ? (q.adversarial_answer ?? q.answer ?? '') : (q.answer ?? '');
     const scores: Record<string, Scores> = {};
-    const shown: Record<string, { refs: string[]; text: string; layer: string; id?: string; score?: number; superseded?: boolean }[]> = {};
+    const shown: Record<string, { refs: string[]; text: string; layer: string }[]> = {};
     for (const name of names) {
       const a = await answerQuestion(deps.app.retriever, deps.tenantOf(q.conv_id), { question: q.question, k: 5, ...(deps.nowOf ? { now: deps.nowOf(q.conv_id) } : {}) }, variants[name]);
-      // The item's id, score and validity too: for reading what filled the top 5 (`--dump`).
-      const items = a.evidence.map((i: MemoryItem) => ({
-        refs: i.refer_ids, text: i.source_text ? `${i.text} ${i.source_text}` : i.text, layer: i.layer, id: i.id, score: i.score, superseded: i.superseded,
-      }));
+      const items = a.evidence.map((i: MemoryItem) => ({ refs: i.refer_ids, text: i.source_text ? `${i.text} ${i.source_text}` : i.text, layer: i.layer }));
       shown[name] = items;
       const found = new Set(items.flatMap((i) => i.refs));
       const states = items.map((i) => statesAnswer(i.text, answer));
