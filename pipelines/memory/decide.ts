@@ -508,6 +508,19 @@ function movedFor(fact: ExtractedFact, change: ValueChange, candidates: Candidat
     : { op: 'UPDATE', targetId: first.fact.id, retold: { content, slot, kind: first.fact.kind, subjectId: first.fact.subjectId, planObject: first.fact.planObject ?? null } };
 }
 
+/** A reason told with a cancellation ("…because Ana broke her leg", "…since the venue closed", "…due to the strike"). */
+const REASON = /\b(?:because|since|as|due to|owing to)\s+\S+/i;
+
+/**
+ * The plans `targetIds` called off by the cancellation `fact`: ended, and (rules 90) replaced by the cancellation when it
+ * tells why ("We had to cancel the Lisbon trip because Ana broke her leg"), so the reason is kept.
+ */
+function calledOff(fact: ExtractedFact, targetIds: string[]): Decision {
+  const [first, ...rest] = targetIds;
+  if (!first || !REASON.test(fact.content)) return { op: 'DELETE', targetIds };
+  return rest.length > 0 ? { op: 'UPDATE', targetId: first, alsoReplaces: rest } : { op: 'UPDATE', targetId: first };
+}
+
 /**
  * Deterministic consolidation (embedded mode): an outcome settles the most similar open plan or
  * commitment about the same thing (`aboutPlan`: by plan object, else a shared topic word) and, when
@@ -566,7 +579,7 @@ export class RuleDecider implements Decider {
       // "Cancel the repair" after "can you move my repair…": the booking of the repair (an event told for a day, or a
       // statement of it) ends with the request about it, not only the latest plan-like fact (trial11 F2).
       const booked = withdrawn && moved?.fact.planObject?.event !== true ? cancelledBookings(fact, candidates, this.#settle).filter((c) => c !== moved) : [];
-      if (moved && withdrawn) return { op: 'DELETE', targetIds: [moved.fact.id, ...booked.map((c) => c.fact.id)] };
+      if (moved && withdrawn) return calledOff(fact, [moved.fact.id, ...booked.map((c) => c.fact.id)]);
       if (booked.length > 0) return { op: 'DELETE', targetIds: booked.map((c) => c.fact.id) };
       // Told again at the time it is at already ("Done, moved to Thursday at 3pm" after "can we move it to Thursday at 3pm
       // instead?" moved it): kept (rules 87).
@@ -584,7 +597,7 @@ export class RuleDecider implements Decider {
         ? candidates.find((c) => c.score >= this.#settle && c.fact.kind !== 'preference' && c.fact.kind !== 'relation' && c.fact.planObject?.past !== true && !(fact.settles === 'done' && notYetDue(c.fact, time))
           && sameNamedThing(fact.content, c.fact.content, names))
         : undefined;
-      if (named) return fact.settles === 'cancelled' ? { op: 'DELETE', targetIds: [named.fact.id] } : { op: 'UPDATE', targetId: named.fact.id };
+      if (named) return fact.settles === 'cancelled' ? calledOff(fact, [named.fact.id]) : { op: 'UPDATE', targetId: named.fact.id };
     }
     // "We need to move the launch to April 4", "Dana is handling the vendor contract now": a team's decision, plan or task
     // owner changed by anyone, in any meeting, replaces the one it names the topic of (trial10 F1).

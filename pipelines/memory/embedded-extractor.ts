@@ -16,6 +16,8 @@ import { DEFAULT_ASSISTANT_NAMES } from '../interaction/non-person-labels.js';
 import { withoutAssistant } from './assistant-names.js';
 import { finishedExtraction } from './finished-facts.js';
 import { withContractedIs } from './contracted-is.js';
+import { withListenerBooked } from './listener-booked.js';
+import { withPlannedAhead } from './planned-ahead.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName, withoutCorrectingNo } from './grammar.js';
 import { absoluteDates } from './date-text.js';
@@ -195,8 +197,10 @@ export class EmbeddedExtractor implements Extractor {
     // "No thanks" after "Want me to book a table?": the offer turned down, and the rest of the turn read as said (rules 49).
     // "my order number is five five two zero", "I live at twelve elm street": a value said in words read as digits (rules 55).
     // "cancel my Thursday cleaning": "cancel my cleaning on Thursday", the thing and its day apart (trial12 F11).
+    // "I've booked you in with Dr. Patel": "you're booked in with Dr. Patel", the listener's booking (rules 90).
+    // "We planned a trip to Lisbon in May": "we are planning…", a plan for the coming May (rules 90).
     const clean = (text: string): string[] => this.#sentences(withDayAfterThing(this.#nlp, withoutDiscourseTags(withJointI(withCapitalI(withoutPhatic(
-      withContractedIs(this.#nlp, withSpokenValues(withoutFillers(text)))))))));
+      withContractedIs(this.#nlp, withPlannedAhead(withListenerBooked(withSpokenValues(withoutFillers(text)))))))))));
     const declined = declinedOffer(this.#nlp, input, display, clean);
     if (declined) {
       facts.push({ ...this.#fact(u, { content: declined.content, kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.6 },

@@ -281,13 +281,27 @@ async function apply(
     if (old) await rederiveAttributes(deps.graph, deps.memory, tenant, endedSlots(old, added));
   }
   // Facts replaced with the target ("I'm back on coffee": the stored "I love coffee" besides the value held for now).
+  const replaced: Fact[] = [];
   for (const other of decision.op === 'UPDATE' ? decision.alsoReplaces ?? [] : []) {
     const old = other === supersedes ? null : await deps.memory.closeFact(tenant, other, u.time, added.id);
+    if (old) replaced.push(old);
     if (old) await indexer.removeFacts(tenant, [old]);
     if (old) await rederiveAttributes(deps.graph, deps.memory, tenant, endedSlots(old, added));
   }
+  // A plan called off with its reason kept (rules 90) takes with it what hangs on it, as a plain cancellation does.
+  if (ef.settles === 'cancelled' && supersedes) await closeHanging(deps, indexer, tenant, u.time, added.id, replaced, supersedes);
   await indexer.indexFacts(tenant, [{ fact: added, vector }]);
   return { ops: [{ op: decision.op, memory_id: added.id, text: added.content }], factIds: [added.id] };
+}
+
+/** Close what hangs on the plans `closed` and `supersededId` (`dependentsOf`), replaced by the cancellation `byId`. */
+async function closeHanging(deps: FactWriteDeps, indexer: MemoryIndexer, tenant: TenantId, at: string, byId: string, closed: Fact[], supersededId: string): Promise<void> {
+  const plan = await deps.memory.getFact(tenant, supersededId);
+  const hanging = await dependentsOf(deps.memory, tenant, [...(plan ? [plan] : []), ...closed], at);
+  for (const dependent of hanging.filter((f) => f.id !== byId)) {
+    const f = await deps.memory.closeFact(tenant, dependent.id, at, null);
+    if (f) await indexer.removeFacts(tenant, [f]);
+  }
 }
 
 /**
