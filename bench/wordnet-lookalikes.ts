@@ -2,7 +2,7 @@
  * Word pairs alike by their letters, scored with `stemMatches` either way round (issue #16 item 6): how many related
  * pairs match (recall) and how many look-alikes match too (false matches), on three lists: the related and unrelated
  * pairs of the stem-matching test plus the 6 pairs it leaves out (94 related, 68 unrelated), the look-alikes of the
- * review of `WordNet.related` (6), and 30 look-alikes written for this bench. Needs WordNet 3.0 (wordnet-base).
+ * review of `WordNet.related` (6), and 30 look-alikes written for this bench (`test/helpers/lookalike-pairs.ts`). Needs WordNet 3.0 (wordnet-base).
  *
  * `--commoner` also scores every pair of WordNet's commoner words (single-word lemmas with over 2 counted senses in some
  * part of speech, sharing their first 3 letters) alike by their letters (`stemMatches` without WordNet either way round):
@@ -16,59 +16,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { FRESH_LOOKALIKES, RELATED_ALIKE, RELATED_UNTOLD, REVIEW_LOOKALIKES, UNRELATED_ALIKE, UNRELATED_JOINED } from '../test/helpers/lookalike-pairs.js';
 
-const RELATED: [string, string][] = [
-  ['gymnast', 'gymnastics'], ['comedian', 'comedy'], ['nature', 'natural'], ['baker', 'bakery'], ['cancel', 'cancellation'],
-  ['allergy', 'allergic'], ['programmer', 'programming'], ['piano', 'pianist'], ['painter', 'paintings'], ['employer', 'employment'],
-  ['manager', 'management'], ['swimmer', 'swimming'], ['runner', 'running'], ['married', 'marriage'], ['art', 'artist'],
-  ['economy', 'economics'], ['developer', 'development'], ['writer', 'writings'], ['governor', 'government'],
-  ['investor', 'investment'], ['entertainer', 'entertainment'], ['athlete', 'athletics'], ['music', 'musician'],
-  ['photograph', 'photographer'], ['photography', 'photographer'], ['science', 'scientist'], ['biology', 'biologist'],
-  ['guitar', 'guitarist'], ['violin', 'violinist'], ['garden', 'gardening'], ['cook', 'cooking'], ['dance', 'dancer'],
-  ['teach', 'teacher'], ['history', 'historian'], ['politics', 'politician'], ['magic', 'magician'], ['medicine', 'medical'],
-  ['culture', 'cultural'], ['religion', 'religious'], ['adventure', 'adventurous'], ['nutrition', 'nutritionist'],
-  ['therapy', 'therapist'], ['journalism', 'journalist'], ['psychology', 'psychologist'], ['chemistry', 'chemist'],
-  ['mathematics', 'mathematician'], ['physics', 'physicist'], ['farm', 'farmer'], ['bake', 'bakery'], ['hike', 'hiker'],
-  ['camp', 'camping'], ['tour', 'tourist'], ['friend', 'friendship'], ['child', 'childhood'], ['parent', 'parenting'],
-  ['adopt', 'adoption'], ['competition', 'competitive'], ['compete', 'competition'], ['meditate', 'meditation'],
-  ['inspire', 'inspiration'], ['graduate', 'graduation'], ['celebrate', 'celebration'], ['relax', 'relaxation'],
-  ['educate', 'education'], ['fish', 'fishing'], ['nurse', 'nursing'], ['design', 'designer'], ['draw', 'drawing'], ['sing', 'singer'],
-  ['act', 'actor'], ['drum', 'drummer'], ['surf', 'surfing'], ['ceramics', 'ceramic'], ['potter', 'pottery'], ['novel', 'novelist'],
-  ['comedy', 'comedic'], ['drama', 'dramatic'], ['nation', 'national'], ['emotion', 'emotional'], ['tradition', 'traditional'],
-  ['profession', 'professional'], ['mechanic', 'mechanical'], ['library', 'librarian'], ['bike', 'biking'], ['ski', 'skiing'],
-  ['climb', 'climber'], ['box', 'boxing'], ['gymnastic', 'gymnastics'], ['poet', 'poetry'], ['astronomy', 'astronomer'],
-  ['archaeology', 'archaeologist'], ['electric', 'electrician'], ['vegetarian', 'vegetarianism'], ['zoo', 'zoology'],
-];
+const RELATED = [...RELATED_ALIKE, ...RELATED_UNTOLD];
+const UNRELATED = [...UNRELATED_ALIKE, ...UNRELATED_JOINED];
 
-const UNRELATED: [string, string][] = [
-  ['organ', 'organization'], ['universe', 'university'], ['general', 'generous'], ['new', 'news'], ['police', 'policy'],
-  ['arm', 'army'], ['author', 'authority'], ['port', 'portion'], ['car', 'career'], ['host', 'hostile'], ['pain', 'paint'],
-  ['pain', 'painting'], ['plan', 'planet'], ['hat', 'hatred'], ['pen', 'penalty'], ['moth', 'mother'], ['ear', 'early'],
-  ['ear', 'earth'], ['son', 'song'], ['hum', 'human'], ['gall', 'gallery'], ['pal', 'palace'], ['dog', 'dogma'], ['fun', 'funeral'],
-  ['mess', 'message'], ['cap', 'captain'], ['corn', 'corner'], ['sea', 'season'], ['mat', 'matter'], ['bus', 'business'],
-  ['man', 'mansion'], ['page', 'pageant'], ['rose', 'rosemary'], ['mist', 'mistake'], ['star', 'start'], ['war', 'warm'],
-  ['tab', 'table'], ['cell', 'cellar'], ['doll', 'dollar'], ['kid', 'kidney'], ['ham', 'hamster'], ['pill', 'pillow'],
-  ['van', 'vanilla'], ['passion', 'passive'], ['secret', 'secretary'], ['mortal', 'mortgage'], ['plane', 'planet'],
-  ['cart', 'cartoon'], ['bull', 'bullet'], ['pump', 'pumpkin'], ['carpet', 'carpenter'], ['process', 'procession'],
-  ['depart', 'department'], ['apart', 'apartment'], ['ward', 'wardrobe'], ['hang', 'hangar'], ['art', 'article'], ['art', 'artery'],
-  ['new', 'newt'], ['pain', 'painter'], ['sever', 'several'], ['ton', 'tongue'], ['leg', 'legend'], ['cat', 'catalog'],
-  ['ban', 'banana'], ['cow', 'coward'], ['flat', 'flatter'], ['organ', 'organic'],
-];
-
-/** The look-alikes the review of `WordNet.related` found joined by sibling derivations, a common base or a definition. */
-const REVIEW: [string, string][] = [
-  ['college', 'colleague'], ['organ', 'organism'], ['sign', 'significant'], ['commitment', 'committee'], ['clerk', 'clergy'],
-  ['phone', 'phonetics'],
-];
-
-/** Look-alikes written for this bench: alike by their letters, apart in meaning. */
-const FRESH: [string, string][] = [
-  ['bar', 'barrel'], ['cab', 'cabinet'], ['pot', 'potato'], ['tan', 'tangent'], ['ant', 'antique'], ['bat', 'battery'],
-  ['bow', 'bowel'], ['mar', 'marble'], ['cot', 'cotton'], ['den', 'dentist'], ['fig', 'figure'], ['pat', 'patent'],
-  ['rat', 'ration'], ['sun', 'sundae'], ['tar', 'target'], ['tea', 'team'], ['mole', 'molecule'], ['cock', 'cockroach'],
-  ['hare', 'harem'], ['lime', 'limerick'], ['mean', 'meander'], ['pass', 'passenger'], ['pea', 'peace'], ['scar', 'scarf'],
-  ['slim', 'slime'], ['ten', 'tennis'], ['bran', 'brand'], ['mall', 'mallet'], ['ration', 'rational'], ['custom', 'costume'],
-];
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -78,12 +30,12 @@ const arg = (name: string): string | undefined => {
 const file = path.resolve(arg('policy') ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../pipelines/retrieval/question-policy.js'));
 type Matches = (word: string, term: string, wordnet?: unknown) => boolean;
 const { stemMatches } = (await import(pathToFileURL(file).href)) as { stemMatches: Matches };
-const matched = ([a, b]: [string, string]): boolean => stemMatches(a, b) || stemMatches(b, a);
+const matched = ([a, b]: readonly [string, string]): boolean => stemMatches(a, b) || stemMatches(b, a);
 
 const related = RELATED.filter(matched);
 console.log(`related ${related.length}/${RELATED.length} (recall ${(100 * related.length / RELATED.length).toFixed(1)} %); missed:`,
   RELATED.filter((p) => !matched(p)).map((p) => p.join('/')).join(', ') || 'none');
-for (const [name, list] of [['unrelated (test)', UNRELATED], ['review', REVIEW], ['fresh', FRESH]] as const) {
+for (const [name, list] of [['unrelated (test)', UNRELATED], ['review', REVIEW_LOOKALIKES], ['fresh', FRESH_LOOKALIKES]] as const) {
   const wrong = list.filter(matched);
   console.log(`${name}: ${wrong.length}/${list.length} matched:`, wrong.map((p) => p.join('/')).join(', ') || 'none');
 }
