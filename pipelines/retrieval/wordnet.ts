@@ -22,7 +22,9 @@ interface Synset { words: string[]; pointers: Pointer[]; definition: string }
  * A derivational (`+`) or pertainym (`\`) pointer of a sense of a lemma: the synset it reaches (`pos:offset`), the
  * single-word lemmas it names there, and whether it leaves from the lemma itself (or its whole synset), not a synonym.
  */
-interface Link { symbol: string; pos: Pos; synset: string; words: string[]; own: boolean }
+interface Link { symbol: string; pos: Pos; synset: string; words: string[]; own: boolean;
+  /** The synset of the lemma's sense it leaves (`pos:offset`), and whether WordNet counts that sense (tagsense_cnt; every sense when it counts none). */
+  from: string; counted: boolean }
 
 /** Suffix rules of WordNet's morphology (morphy): inflected ending → base ending, per part of speech. */
 const DETACH: Record<Pos, [string, string][]> = {
@@ -305,19 +307,20 @@ export class WordNet {
   }
 
   /**
-   * Whether two lowercase words are one word in WordNet's eyes: they share a base form in some part of speech
-   * (cancelled / cancels → cancel, married / marry), or a derivational pointer of any parts of speech (`+`, or the
-   * pertainym `\`) joins a base form of one to a base form of the other, from either side (cancellation / cancel,
-   * allergic / allergy, pianist / piano, programmer / programming → program), or pointers from both reach one lemma:
-   * sibling derivations of a common base (manager / management → manage, economy / economics → economic, painter /
-   * paintings → paint). Failing those (issue #16 item 6), also when WordNet defines one by the other: a sense it counts
-   * (tagsense_cnt; every sense when it counts none) of a noun, adjective or adverb has a definition naming the other
-   * word, a base form of it or a word it derives to (gymnast "skilled in gymnastics", natural "relating to nature",
-   * bakery "where baked goods are sold" → bake ← baker), or a `+` / `\` pointer of each word's synsets (a synonym's too)
-   * reaches one synset (comedian, as comic, and comedy → comic). These last two read the word's noun and verb base forms,
-   * and its own spelling as adjective or adverb, not a comparative (matter is no matt + er). False for words that only
-   * look alike (organization / organ, university / universe, author / authority, news / new). Null when WordNet lists
-   * either word in no part of speech, or is absent: it cannot tell.
+   * Whether two lowercase words are one word in WordNet's eyes, by its graph, never by their letters: they share a base
+   * form in some part of speech (cancelled / cancels → cancel, married / marry), or a derivational pointer of any parts
+   * of speech (`+`, or the pertainym `\`) joins a base form of one to a base form of the other, from either side
+   * (cancellation / cancel, allergic / allergy, pianist / piano, programmer / programming → program). Failing those
+   * (issue #16 item 6), also when WordNet defines one by the other: a sense it counts (tagsense_cnt; every sense when it
+   * counts none) of a noun, adjective or adverb has a definition naming the other word, a base form of it or a word it
+   * derives to, though not a word the defined one derives to itself (gymnast "skilled in gymnastics", natural "relating
+   * to nature", bakery "where baked goods are sold" → bake ← baker; not clerk "performs clerical work" → clerical ←
+   * clergy); or counted senses of both meet in one synset (`#meet`: manager / management → manage, comedian as comic /
+   * comedy → comicality, economy / economics ← economic). These last two read the word's noun and verb base forms, and
+   * its own spelling as adjective or adverb, not a comparative (matter is no matt + er). False for words that only look
+   * alike (organization / organ, university / universe, college / colleague, organ / organism, sign / significant,
+   * commitment / committee, clerk / clergy, phone / phonetics). Null when WordNet lists either word in no part of
+   * speech, or is absent: it cannot tell.
    */
   related(a: string, b: string): boolean | null {
     if (a === b) return true;
@@ -330,18 +333,63 @@ export class WordNet {
     if ([...ofX].some((w) => ofY.has(w))) return true;
     const fromX = new Set([...x].flatMap((k) => this.#derivations(k)));
     const fromY = new Set([...y].flatMap((k) => this.#derivations(k)));
-    if ([...fromX].some((w) => ofY.has(w) || fromY.has(w)) || [...fromY].some((w) => ofX.has(w))) return true;
-    // A common base whose own pointers reach both: economic → economy, economics (economics points to nothing).
-    const reaches = (z: string, of: Set<string>): boolean => [...this.#lemmas(z)].some((k) => this.#derivations(k).some((w) => of.has(w)));
-    if ([...fromX].some((z) => reaches(z, ofY)) || [...fromY].some((z) => reaches(z, ofX))) return true;
+    if ([...fromX].some((w) => ofY.has(w)) || [...fromY].some((w) => ofX.has(w))) return true;
     const ownX = [...this.#ownLemmas(a)];
     const ownY = [...this.#ownLemmas(b)];
     const near = (own: string[]): Set<string> => new Set(own.flatMap((k) => [k.slice(k.indexOf(':') + 1), ...this.#derivations(k)]));
     const nearX = near(ownX);
     const nearY = near(ownY);
-    if (ownX.some((k) => this.#definedBy(k).some((w) => nearY.has(w))) || ownY.some((k) => this.#definedBy(k).some((w) => nearX.has(w)))) return true;
-    const reached = new Set(ownX.flatMap((k) => this.#linksOf(k).map((l) => l.synset)));
-    return ownY.some((k) => this.#linksOf(k).some((l) => reached.has(l.synset)));
+    // A word of the definition that the defined word derives to itself is no sign of the other (clerk: "performs clerical
+    // work"; clergy → clerical too).
+    const names = (own: string[], mine: Set<string>, theirs: Set<string>): boolean => own.some((k) => this.#definedBy(k).some((w) => theirs.has(w) && !mine.has(w)));
+    if (names(ownX, nearX, nearY) || names(ownY, nearY, nearX)) return true;
+    return this.#meet(ownX, ownY);
+  }
+
+  /**
+   * Whether counted senses of two words (as `#ownLemmas` keys) meet in one word of one synset: each has a `+` / `\` pointer to it
+   * (a synonym's too: comedian as comic and comedy → comicality), or it points to them (economics points to nothing;
+   * economic, "of or relating to the science of economics", points to it and to economy). Derivations of two senses of
+   * one lemma do not meet (commitment → commit "give entirely", committee → commit "confer a trust"), nor do senses
+   * WordNet does not count (phone as a speech sound → phonetic ← phonetics). An adjective met is no base of theirs
+   * (organic ← organ, organism) unless one is its pertainym ("of or relating to"); a verb met joins derivations of one
+   * part of speech (manager, management → manage), not a noun and an adjective (sign → signify ← significant). Two
+   * words of the synset do not meet (organize → organization, organisation → organ).
+   */
+  #meet(ownX: string[], ownY: string[]): boolean {
+    /** A pointer between a counted sense (of part of speech `pos`) and the synset met, and the synset's words it joins. */
+    type End = { pos: string; symbol: string; words: string[] };
+    const posOf = (synset: string): string => synset.slice(0, synset.indexOf(':'));
+    const side = (own: string[]): { ends: Map<string, End[]>; senses: Set<string> } => {
+      const ends = new Map<string, End[]>();
+      const senses = new Set<string>();
+      for (const k of own) {
+        const pos = posOf(k) as Pos;
+        const base = k.slice(k.indexOf(':') + 1);
+        const offsets = this.#index!.get(pos)!.get(base) ?? [];
+        for (const o of offsets.slice(0, this.#tagged.get(pos)!.get(base) || offsets.length)) senses.add(`${pos}:${o}`);
+        for (const l of this.#linksOf(k)) if (l.counted) ends.set(l.synset, [...ends.get(l.synset) ?? [], { pos, symbol: l.symbol, words: l.words }]);
+      }
+      return { ends, senses };
+    };
+    const x = side(ownX);
+    const y = side(ownY);
+    for (const synset of new Set([...x.ends.keys(), ...y.ends.keys()])) {
+      const xs = [...x.ends.get(synset) ?? []];
+      const ys = [...y.ends.get(synset) ?? []];
+      // The synset's own pointers to a counted sense (economics points to nothing; economic points to it).
+      const pos = posOf(synset) as Pos;
+      for (const w of new Set(this.#record(pos, Number(synset.slice(synset.indexOf(':') + 1))).words)) {
+        if (w.includes(' ')) continue;
+        for (const l of this.#linksOf(`${pos}:${w}`)) {
+          if (l.from !== synset || !l.own) continue;
+          if (x.senses.has(l.synset)) xs.push({ pos: posOf(l.synset), symbol: l.symbol, words: [w] });
+          if (y.senses.has(l.synset)) ys.push({ pos: posOf(l.synset), symbol: l.symbol, words: [w] });
+        }
+      }
+      if (xs.some((ex) => ys.some((ey) => ex.words.some((w) => ey.words.includes(w)) && (pos !== 'verb' || ex.pos === ey.pos) && (pos !== 'adj' || ex.symbol === '\\' || ey.symbol === '\\')))) return true;
+    }
+    return false;
   }
 
   /** `#lemmas` less the adjective and adverb base forms that differ from the word (comparatives: matter → matt). */
@@ -398,13 +446,16 @@ export class WordNet {
     const pos = key.slice(0, key.indexOf(':')) as Pos;
     const base = key.slice(key.indexOf(':') + 1);
     const out: Link[] = [];
-    for (const offset of this.#index!.get(pos)!.get(base) ?? []) {
+    const offsets = this.#index!.get(pos)!.get(base) ?? [];
+    const counted = this.#tagged.get(pos)!.get(base) || offsets.length;
+    for (const [sense, offset] of offsets.entries()) {
       const record = this.#record(pos, offset);
       const own = record.words.indexOf(base.replace(/_/g, ' ')) + 1;
       for (const p of record.pointers) {
         if (p.symbol !== '+' && p.symbol !== '\\') continue;
         const words = this.#record(p.pos, p.offset).words;
         out.push({ symbol: p.symbol, pos: p.pos, synset: `${p.pos}:${p.offset}`, own: p.source === 0 || p.source === own,
+          from: `${pos}:${offset}`, counted: sense < counted,
           words: (p.target === 0 ? words : [words[p.target - 1]]).filter((t): t is string => t !== undefined && !t.includes(' ')) });
       }
     }

@@ -25,7 +25,7 @@ export function writeWordNet(dir: string, pos: string, synsets: { words: string[
 /** A synset of `writeWordNetGraph`: its words and its pointers to other synsets by `id`. */
 export interface GraphSynset {
   id: string;
-  pos: 'noun' | 'verb';
+  pos: 'noun' | 'verb' | 'adj';
   words: string[];
   /**
    * `@` hypernym, `+` derivational, `\\` pertainym (word numbers `source` / `target`, 1-based; 0 or absent: the whole
@@ -37,7 +37,7 @@ export interface GraphSynset {
 }
 
 /**
- * A small noun and verb WordNet with pointers, in the real files' format: every offset is written
+ * A small noun, verb and adjective WordNet with pointers, in the real files' format: every offset is written
  * with 8 digits, so each line's length, and so every offset, is known before the pointers are filled in. `counted`:
  * how many of a lemma's senses (its first ones) WordNet ranks by frequency (`tagsense_cnt`), by lemma; default none.
  */
@@ -57,14 +57,14 @@ export function writeWordNetGraph(dir: string, synsets: GraphSynset[], counted: 
       + `${pointers.length > 0 ? ' ' : ''}${pointers.join(' ')} | ${s.gloss ?? 'a gloss'}\n`;
   };
   const offsets = new Map<string, number>();
-  for (const pos of ['noun', 'verb'] as const) {
+  for (const pos of ['noun', 'verb', 'adj'] as const) {
     let at = Buffer.byteLength(header);
     for (const s of synsets.filter((x) => x.pos === pos)) {
       offsets.set(s.id, at);
       at += Buffer.byteLength(line(s, () => 0, 0));
     }
   }
-  for (const pos of ['noun', 'verb'] as const) {
+  for (const pos of ['noun', 'verb', 'adj'] as const) {
     const own = synsets.filter((x) => x.pos === pos);
     const data = header + own.map((s) => line(s, (id) => offsets.get(id)!, offsets.get(s.id)!)).join('');
     const senses = new Map<string, number[]>();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { WordNet } from '../../../pipelines/retrieval/wordnet.js';
+import { REVIEW_LOOKALIKES } from '../../helpers/lookalike-pairs.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { writePlanWordNet, writeWordNet, writeWordNetGraph } from '../../helpers/wordnet.js';
 
@@ -170,6 +171,61 @@ describe('WordNet synonyms', () => {
     assert.equal(wn.related('organization', 'organ'), false, 'an example ("the organ of the party") is no definition');
     assert.equal(wn.related('hop', 'hope'), false, '"hopes" in the definition of hope is hope itself, though hop + es spells it too');
     assert.equal(wn.related('prove', 'provide'), false, 'a verb is defined by another verb (its kind), not by a relative');
+    wn.close();
+  });
+
+  test('related: two words meet in one counted sense of a verb or noun, not in two senses of one word or an adjective both derive to (wnsyn)', () => {
+    const dir = path.join(tmp.dir, 'meet');
+    writeWordNetGraph(dir, [
+      { id: 'v-commit', pos: 'verb', words: ['commit'], pointers: [{ symbol: '+', to: 'n-commitment', source: 1, target: 1 }] },
+      { id: 'v-commit2', pos: 'verb', words: ['commit'], pointers: [{ symbol: '+', to: 'n-committee', source: 1, target: 1 }] },
+      { id: 'n-commitment', pos: 'noun', words: ['commitment'], pointers: [{ symbol: '+', to: 'v-commit', source: 1, target: 1 }] },
+      { id: 'n-committee', pos: 'noun', words: ['committee'], pointers: [{ symbol: '+', to: 'v-commit2', source: 1, target: 1 }] },
+      { id: 'a-organic', pos: 'adj', words: ['organic'], pointers: [
+        { symbol: '+', to: 'n-organ', source: 1, target: 1 }, { symbol: '+', to: 'n-organism', source: 1, target: 1 }] },
+      { id: 'n-organ', pos: 'noun', words: ['organ'], pointers: [{ symbol: '+', to: 'a-organic', source: 1, target: 1 }] },
+      { id: 'n-organism', pos: 'noun', words: ['organism'], pointers: [{ symbol: '+', to: 'a-organic', source: 1, target: 1 }] },
+      { id: 'a-economic', pos: 'adj', words: ['economic'], pointers: [
+        { symbol: '+', to: 'n-economy', source: 1, target: 1 }, { symbol: '\\', to: 'n-economics', source: 1, target: 1 }] },
+      { id: 'n-economy', pos: 'noun', words: ['economy'], pointers: [{ symbol: '+', to: 'a-economic', source: 1, target: 1 }] },
+      { id: 'n-economics', pos: 'noun', words: ['economics'] },
+      { id: 'n-phone', pos: 'noun', words: ['phone', 'telephone'] },
+      { id: 'n-phone2', pos: 'noun', words: ['phone'], pointers: [{ symbol: '+', to: 'a-phonetic', source: 1, target: 1 }] },
+      { id: 'a-phonetic', pos: 'adj', words: ['phonetic'], pointers: [
+        { symbol: '\\', to: 'n-phonetics', source: 1, target: 1 }, { symbol: '+', to: 'n-phone2', source: 1, target: 1 }] },
+      { id: 'n-phonetics', pos: 'noun', words: ['phonetics'], pointers: [{ symbol: '+', to: 'a-phonetic', source: 1, target: 1 }] },
+      { id: 'v-signify', pos: 'verb', words: ['signify'] },
+      { id: 'n-sign', pos: 'noun', words: ['sign'], pointers: [{ symbol: '+', to: 'v-signify', source: 1, target: 1 }] },
+      { id: 'a-significant', pos: 'adj', words: ['significant'], pointers: [{ symbol: '+', to: 'v-signify', source: 1, target: 1 }] },
+      { id: 'n-clerk', pos: 'noun', words: ['clerk'], gloss: 'an employee who performs clerical work',
+        pointers: [{ symbol: '+', to: 'a-clerical', source: 1, target: 1 }] },
+      { id: 'n-clergy', pos: 'noun', words: ['clergy'], gloss: 'clergymen collectively', pointers: [{ symbol: '+', to: 'a-clerical2', source: 1, target: 1 }] },
+      { id: 'a-clerical', pos: 'adj', words: ['clerical'], gloss: 'of or relating to clerks', pointers: [{ symbol: '\\', to: 'n-clerk', source: 1, target: 1 }] },
+      { id: 'a-clerical2', pos: 'adj', words: ['clerical'], gloss: 'of or relating to the clergy', pointers: [{ symbol: '\\', to: 'n-clergy', source: 1, target: 1 }] },
+    ], { phone: 1 });
+    const wn = new WordNet(dir);
+    assert.equal(wn.related('commitment', 'committee'), false, 'they derive to two senses of commit');
+    assert.equal(wn.related('organism', 'organ'), false, 'organic derives from both: an adjective is no base of theirs');
+    assert.equal(wn.related('economics', 'economy'), true, 'economic, "of or relating to economics", derives to both');
+    assert.equal(wn.related('phonetics', 'phone'), false, 'only the sense WordNet does not count (a speech sound) meets phonetics');
+    assert.equal(wn.related('significant', 'sign'), false, 'a noun and an adjective by one verb: no sibling derivations');
+    assert.equal(wn.related('clerk', 'clergy'), false, "clerk's definition names clerical, which clerk derives to itself");
+    assert.equal(wn.related('clerk', 'clerical'), true);
+    wn.close();
+  });
+
+  test('related on WordNet 3.0: look-alikes by their letters stay apart, relatives by the graph match (wnsyn)', () => {
+    const wn = new WordNet();
+    assert.equal(wn.available, true, 'needs WordNet 3.0 (wordnet-base)');
+    for (const [a, b] of REVIEW_LOOKALIKES) {
+      assert.equal(wn.related(a, b), false, `${a} !~ ${b}`);
+      assert.equal(wn.related(b, a), false, `${b} !~ ${a}`);
+    }
+    for (const [a, b] of [['gymnast', 'gymnastics'], ['comedian', 'comedy'], ['nature', 'natural'], ['baker', 'bakery'],
+      ['economy', 'economics'], ['manager', 'management'], ['painter', 'paintings'], ['employer', 'employment']]) {
+      assert.equal(wn.related(a!, b!), true, `${a} ~ ${b}`);
+      assert.equal(wn.related(b!, a!), true, `${b} ~ ${a}`);
+    }
     wn.close();
   });
 
