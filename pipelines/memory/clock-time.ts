@@ -85,6 +85,18 @@ export function eveningHead(head: string, which: readonly string[], said = ''): 
     : [t.head, t.before].includes(head) && (which.includes(t.before) || new RegExp(String.raw`\b${t.said}\b`, 'i').test(said))));
 }
 
+/**
+ * Someone met "for" an outing of the evening ("meeting Ana for dinner", "meet Ben for drinks"): the meeting is the act of
+ * meeting, not a business meeting (rules 94; "meeting Tom about the party" or "at the cinema" is not).
+ */
+const MET_FOR_EVENING = new RegExp(String.raw`\bmeet(?:s|ing)?\b(?:\s+[\w'’.-]+){0,3}?\s+for\s+(?:(?:a|an|some|the)\s+)?(?:${EVENING_THINGS
+  .filter((t) => !t.named).map((t) => t.said).join('|')}|(?:a|the)\s+(?:${EVENING_THINGS.filter((t) => t.named).map((t) => t.said).join('|')}))\b`, 'i');
+
+/** True when `said` meets someone for an outing of the evening ("I'm meeting Ana for dinner"; {@link MET_FOR_EVENING}). */
+export function metForEvening(said: string): boolean {
+  return MET_FOR_EVENING.test(said);
+}
+
 /** The day's earlier meals ("a table for brunch", "lunch"): business hours. */
 export const EARLIER_MEALS = ['breakfast', 'brunch', 'lunch'] as const;
 /**

@@ -8,7 +8,7 @@
 import type { PlanObject } from '../../graph/memory-store.js';
 import type { Wink } from '../wink.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
-import { BUSINESS_NOUNS, EARLIER_MEALS, eveningHead } from './clock-time.js';
+import { BUSINESS_NOUNS, EARLIER_MEALS, eveningHead, metForEvening } from './clock-time.js';
 import {
   NOT_OBJECTS, PARTICLES, SPELLINGS, TALK_NOUNS, TALK_VERBS, actionVerb, clauses, companions, inPhrase, nounish, phraseHeads,
   readTokens, type Phrase, type Tok, type WordRelations,
@@ -180,10 +180,11 @@ const BUSINESS_OR_EARLIER: ReadonlySet<string> = new Set<string>([...BUSINESS_NO
  * ("going to the party"), a film festival or a date night (the word before the head among its nouns, or in `said`, the
  * booking's words), a table booked, a film seen; not with a thing of business hours or an earlier meal in it ("a meeting
  * about the party", "a table for brunch", "a table tennis match"), nor a table moved ("move the tables"). A meeting only as
- * the thing had: "meeting" read before "Ana for dinner" is the act of meeting her (rules 86).
+ * the thing had: "meeting" read before "Ana for dinner" is the act of meeting her (rules 86), only when `said` meets someone
+ * for the evening's outing (clock-time.ts `metForEvening`; rules 94): "meeting Tom about the party" keeps business hours.
  */
 export function eveningBooked(o: PlanObject, said = ''): boolean {
-  const named = [...o.objects, ...o.complements, ...(o.which ?? []).filter((w) => w !== 'meeting')];
+  const named = [...o.objects, ...o.complements, ...(o.which ?? []).filter((w) => w !== 'meeting' || !metForEvening(said))];
   if (named.some((w) => BUSINESS_OR_EARLIER.has(w))) return false;
   return [...o.objects, ...o.complements].some((w) => eveningHead(w, o.which ?? [], said))
     || o.objects.some((w) => (w === 'table' && TABLE_VERBS.has(o.verb ?? '')) || (w === 'film' && FILM_VERBS.has(o.verb ?? '')));
