@@ -455,6 +455,9 @@ function namesPerson(value: string, names: string[]): boolean {
 /** Words that tell a booking ("booked", "an appointment", "can put Leo in", "scheduled", "reserved"). */
 const BOOKED = /\b(?:book(?:s|ed|ing)?|appointments?|put\s+[A-Z][\p{L}-]*\s+in|schedul(?:e|ed|ing)|reserv(?:e|ed|ation))\b/u;
 
+/** A calendar date as the rules write it into a fact ("Tuesday 1 December 2026"; date-text.ts `spokenDate`). */
+const SPOKEN_DATE = /\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\s+\d{1,2}\s+[A-Z][a-z]+\s+\d{4}\b/g;
+
 /**
  * A move to a new day that says no old one ("move Leo's checkup to Monday 7 December 2026 at 4pm"; trial12 F6): the one
  * current booking for a day still to come that names the thing moved, else the one that names the person it is for (the
@@ -474,7 +477,10 @@ function movedFor(fact: ExtractedFact, change: ValueChange, candidates: Candidat
   // team-decisions.ts).
   const ofThing = (c: Candidate): boolean => namesThing(c.fact.content, change, names) && ownerSaid(c.fact.content)
     && (owner !== undefined || BOOKED.test(c.fact.content));
-  const ofOwner = (c: Candidate): boolean => owner !== undefined && ownerSaid(c.fact.content) && BOOKED.test(c.fact.content);
+  // Any booking of the person only where the thing names nothing of its own ("your appointment"): one naming someone
+  // ("your appointment with Dr. Kim") is moved only where a booking names them too (rules 93).
+  const ofOwner = (c: Candidate): boolean => owner !== undefined && thingTerms(change, names).length === 0 && ownerSaid(c.fact.content)
+    && BOOKED.test(c.fact.content);
   // Told again ("your cleaning is now on Thursday…" after the move): the booking of that day is kept.
   const kept = booking.find((c) => c.fact.eventTime === to && (ofThing(c) || ofOwner(c)));
   if (kept) return { op: 'KEEP', targetId: kept.fact.id };
@@ -482,7 +488,9 @@ function movedFor(fact: ExtractedFact, change: ValueChange, candidates: Candidat
   const named = dated.filter(ofThing);
   const found = named.length > 0 ? named : dated.filter(ofOwner);
   const first = found[0];
-  if (!first || found.length > 1) return null;
+  // A fact holding two bookings ("…with Dr. Patel on Tuesday … and with Dr. Kim on Wednesday …"): which day the move is of
+  // is not read, so none is written again (rules 93: the first one's was).
+  if (!first || found.length > 1 || (first.fact.content.match(SPOKEN_DATE)?.length ?? 0) > 1) return null;
   const content = retoldValue(first.fact.content, { ...change, from: spokenDate(first.fact.eventTime!) });
   const slot = first.fact.slot?.endsWith(`:${first.fact.eventTime}`) ? `${first.fact.slot.slice(0, -first.fact.eventTime!.length)}${to}` : first.fact.slot;
   return content === null ? { op: 'UPDATE', targetId: first.fact.id }
