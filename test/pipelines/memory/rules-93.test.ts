@@ -7,6 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
+import { splitPlanClauses } from '../../../pipelines/memory/clause-split.js';
+import { wink } from '../../../pipelines/wink.js';
 import { factsSaid } from '../../helpers/extract-said.js';
 import { memoryFixture, openFactsAfter, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
@@ -120,5 +122,22 @@ describe('rules 93: a later sentence calling someone is said to them (review87 F
   test('a name with an aside before its own predicate is still no call (rules 88)', async () => {
     const facts = await told('I met Sarah yesterday. Sarah, my sister, starts her new job on Monday.');
     assert.ok(facts.some((f) => /^Sarah, Tom's sister, starts her new job/.test(f.content)), show(facts));
+  });
+});
+
+describe('rules 93: a value of one\'s own after a subordinate clause is no sentence of its own (review87 F4)', () => {
+  test('"Since I started at Google, my new manager is Sam." stays one sentence', async () => {
+    // On main: "Since I started at Google." and "My new manager is Sam." apart, the fragment stored as where Maria works.
+    for (const s of ['Since I started at Google, my new manager is Sam.', 'Because I moved to Denver, my new commute is an hour.',
+      'When I moved to Austin, my new address is 5 Oak Lane.']) {
+      assert.deepEqual(splitPlanClauses(wink(), s), [s]);
+    }
+    const facts = await factsSaid('Since I started at Google, my new manager is Sam.', MONDAY, ['maria', 'Maria Lopez'], ['jess', 'Jess']);
+    assert.ok(!facts.some((f) => f.content === 'Since Maria Lopez started at Google'), JSON.stringify(facts.map((f) => f.content)));
+  });
+
+  test('a clause of its own before the value still splits (rules 87)', () => {
+    assert.deepEqual(splitPlanClauses(wink(), 'I just moved to Oakland, my new number is 555 0123.'),
+      ['I just moved to Oakland.', 'My new number is 555 0123.']);
   });
 });
