@@ -18,6 +18,8 @@ const PLAN_CLAUSE = new RegExp(String.raw`(?:\s*[,;]\s*(?:(?:and|so|but|then)\s+
  * getting married" stays one sentence (its reason kept with the absence).
  */
 const OWN_VALUE_CLAUSE = /\s*[,;]\s*(?:and\s+)?(?=my\s+(?:new|current)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are)\s)/gi;
+/** A clause opening with a subordinator ("Since I started at Google, …"): no sentence of its own (rules 93). */
+const SUBORDINATE_OPENING = /^\s*(?:since|because|when|whenever|if|after|before|while|once|as|although|though|until|till|unless|now\s+that)\b/i;
 /** The plan's own words before its action: "I'll", "I need to", "we're going to". */
 const PLAN_PREFIX = new RegExp(String.raw`^(?:(?:well|so|ok|okay|actually|and|then),?\s+)*${PLAN_START}\s+`, 'i');
 /** Words that date or size an action: no antecedent of "it". */
@@ -161,6 +163,7 @@ export function splitPlanClauses(nlp: Wink, said: string): string[] {
   // "Actually I just moved to Oakland, my new number is 555 0123": the move and the number, each a sentence (rules 87).
   for (const m of sentence.matchAll(OWN_VALUE_CLAUSE)) {
     const before = sentence.slice(0, m.index);
+    if (SUBORDINATE_OPENING.test(before)) continue;
     const toks = tokens(nlp, before);
     if (!toks.some((t) => t.pos === 'VERB') || !toks.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN')) continue;
     const rest = sentence.slice(m.index + m[0].length);

@@ -465,6 +465,9 @@ function namesPerson(value: string, names: string[]): boolean {
 /** Words that tell a booking ("booked", "an appointment", "can put Leo in", "scheduled", "reserved"). */
 const BOOKED = /\b(?:book(?:s|ed|ing)?|appointments?|put\s+[A-Z][\p{L}-]*\s+in|schedul(?:e|ed|ing)|reserv(?:e|ed|ation))\b/u;
 
+/** A calendar date as the rules write it into a fact ("Tuesday 1 December 2026"; date-text.ts `spokenDate`). */
+const SPOKEN_DATE = /\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\s+\d{1,2}\s+[A-Z][a-z]+\s+\d{4}\b/g;
+
 /**
  * A time offered and taken, the time its subject ("Tuesday 8 December 2026 at 10am works for Maria", "… at 3pm suits her",
  * "… is fine for me"): the booking it makes (rules 89). Not "Ben works for Maria".
@@ -491,17 +494,33 @@ function movedFor(fact: ExtractedFact, change: ValueChange, candidates: Candidat
   // team-decisions.ts).
   const ofThing = (c: Candidate): boolean => namesThing(c.fact.content, change, names) && ownerSaid(c.fact.content)
     && (owner !== undefined || BOOKED.test(c.fact.content));
-  const ofOwner = (c: Candidate): boolean => owner !== undefined && ownerSaid(c.fact.content) && (BOOKED.test(c.fact.content) || ACCEPTED.test(c.fact.content));
+  // A slot taken ("Tuesday … at 10am works for Maria Lopez") names nothing of its own: it is the slot the call was about,
+  // unless it names another thing ("… works for Maria Lopez for the plumber"; rules 94).
+  const slotOf = (c: Candidate): boolean => {
+    if (BOOKED.test(c.fact.content)) return false;
+    const taken = ACCEPTED.exec(c.fact.content);
+    if (!taken || owner === undefined) return false;
+    const rest = c.fact.content.slice(taken.index + taken[0].length).replace(new RegExp(String.raw`^\s*${owner}\b`), '').replace(/[.!]+$/, '').trim();
+    return rest === '' || namesThing(c.fact.content, change, names);
+  };
+  // Any booking of the person only where the thing names nothing of its own ("your appointment"): one naming someone
+  // ("your appointment with Dr. Kim") is moved only where a booking names them too (rules 93), or a slot taken (rules 89).
+  const ofOwner = (c: Candidate): boolean => owner !== undefined && ownerSaid(c.fact.content)
+    && ((thingTerms(change, names).length === 0 && BOOKED.test(c.fact.content)) || slotOf(c));
   // Told again ("your cleaning is now on Thursday…" after the move): the booking of that day is kept.
-  const kept = booking.find((c) => c.fact.eventTime === to && (ofThing(c) || ofOwner(c)));
+  // A slot taken at the new time is no booking told again: the move of the booking it stands for is still to be read
+  // (rules 94: "Thursday at 3pm works for me", then "I moved your appointment with Dr. Patel to Thursday at 3pm").
+  const kept = booking.find((c) => c.fact.eventTime === to && !slotOf(c) && (ofThing(c) || ofOwner(c)));
   if (kept) return { op: 'KEEP', targetId: kept.fact.id };
   const dated = booking.filter((c) => c.fact.eventTime !== to);
   const named = dated.filter(ofThing);
   const found = named.length > 0 ? named : dated.filter(ofOwner);
   const first = found[0];
-  if (!first || found.length > 1) return null;
+  // A fact holding two bookings ("…with Dr. Patel on Tuesday … and with Dr. Kim on Wednesday …"): which day the move is of
+  // is not read, so none is written again (rules 93: the first one's was).
+  if (!first || found.length > 1 || (first.fact.content.match(SPOKEN_DATE)?.length ?? 0) > 1) return null;
   // A slot accepted ("Tuesday at 10am works for me") is closed by the move, the move's own words standing for the booking.
-  if (!BOOKED.test(first.fact.content) && ACCEPTED.test(first.fact.content)) return { op: 'UPDATE', targetId: first.fact.id };
+  if (slotOf(first)) return { op: 'UPDATE', targetId: first.fact.id };
   const content = retoldValue(first.fact.content, { ...change, from: spokenDate(first.fact.eventTime!) });
   const slot = first.fact.slot?.endsWith(`:${first.fact.eventTime}`) ? `${first.fact.slot.slice(0, -first.fact.eventTime!.length)}${to}` : first.fact.slot;
   return content === null ? { op: 'UPDATE', targetId: first.fact.id }

@@ -13,17 +13,24 @@ import { findDates } from './relative-date.js';
 const OPENING_CALL = /^\s*(?:(?:and|so|okay|ok|hey|oh)\s+)?([A-Z][\p{L}'’-]*(?:\s+[A-Z][\p{L}'’-]*){0,2})\s*,\s*\S/u;
 
 /**
- * What follows a call's comma (rules 88): a request or a question to the one called ("can you…", "you'll…", "please…",
- * "send…", "what…") that is not an aside before the name's own predicate ("Sarah, my sister, starts…", "Jordan, I
- * think, is coming…", "Ben, you will love him, is moving…": the name is the sentence's subject, not a call).
+ * A request to the one called ("can you…", "please…", "send…"): never an aside before the name's own predicate, whatever
+ * follows its next comma ("Ben, please update the slides, Marcus wants them…"; rules 93).
  */
-const ASKS = /^(?:you|you['’](?:ll|re|ve|d)|your|can|could|would|will|won['’]t|do|don['’]t|did|are|have|please|let['’]s|let|when|what|where|how|why|who|which|shall|should|remember|make|send|call|check|go|take|bring|give|tell|look|get|put|keep|thanks|thank|just|i|i['’](?:ll|d|m|ve)|we|we['’](?:ll|re|d)|is\s+it|any)\b/i;
-/** An aside closed by a comma, then a predicate of its own ("…, is coming", "…, starts", "…, will ring"). */
-const ASIDE_THEN_PREDICATE = /^(?:[^\s,.?!]+\s+){0,4}[^\s,.?!]+,\s*(?:is|are|was|were|has|had|will|would|can|could|should|does|did|(?!(?:thanks|unless|this|thus|plus|yes|less|always|perhaps|towards|besides|afterwards|sometimes|anyways|guys|folks|yours|ours|theirs|hers|its)\b)[a-z]{2,}s)\b/i;
+const REQUEST = /^(?:can|could|would|will|won['’]t|please|let['’]s|shall|remember|make|send|call|check|go|take|bring|give|tell|look|get|put|keep|update|fix|review)\b/i;
+/**
+ * An aside closed by a comma, then a predicate of its own ("Sarah, my sister, starts…", "Jordan, I think, is coming…",
+ * "Ben, the manager, will ring…": the name is the sentence's subject, not a call; rules 88). Lower-case only: a name after
+ * the comma ("…, Marcus wants") is no predicate (rules 93).
+ */
+const ASIDE_THEN_PREDICATE = /^(?:[^\s,.?!]+\s+){0,4}[^\s,.?!]+,\s*(?:is|are|was|were|has|had|will|would|can|could|should|does|did|(?!(?:thanks|unless|this|thus|plus|yes|less|always|perhaps|towards|besides|afterwards|sometimes|anyways|guys|folks|yours|ours|theirs|hers|its)\b)[a-z]{2,}s)\b/;
 
-function asksAfterName(rest: string): boolean {
+/**
+ * True when what follows a call's comma is said to the one called: a request, or anything but an aside before the name's
+ * own predicate (a statement told to them: "Chen, the report is due Friday"; rules 93).
+ */
+function toTheOneCalled(rest: string): boolean {
   const after = rest.replace(/^\s*,?\s*/, '');
-  return ASKS.test(after) && !ASIDE_THEN_PREDICATE.test(after);
+  return REQUEST.test(after) || !ASIDE_THEN_PREDICATE.test(after);
 }
 
 /**
@@ -34,7 +41,7 @@ function asksAfterName(rest: string): boolean {
 function openingCall(sentence: string, input: ExtractionInput): string[] | null {
   const m = OPENING_CALL.exec(sentence);
   const name = m?.[1];
-  if (!name || !asksAfterName(sentence.slice(m.index + m[0].length - 1))) return null;
+  if (!name || !toTheOneCalled(sentence.slice(m.index + m[0].length - 1))) return null;
   const first = name.split(/\s+/)[0]!;
   if (!findVocatives(sentence).includes(first) || findDates(name, input.current.time).length > 0) return null;
   const { speakerId, addresseeIds } = input.current;

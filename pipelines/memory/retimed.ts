@@ -61,15 +61,16 @@ const CLOCK_AFTER = /^\s+at\s+(?:\d{1,2}(?::\d{2})?(?:am|pm)|noon|midnight)(?![\
 
 /**
  * The plan `plan` moved to the new day of `said` (an alternative that names no thing of its own: "we're going on Sunday
- * now"): its text with its day written as the new one, its slot's date with it, and its kind; null when the plan's text does not
- * write its day as the date reader does, or the day is the same. A time of day said with the new day (`said.content`:
- * "…on Saturday 5 December 2026 at 7am") replaces the plan's (rules 68); none said, the plan's stays. A bare hour in the
- * `words` said ("let's do Saturday at 7 instead") is read with the booking it moves (`bookingsHour`; rules 82).
+ * now"): its text with its day written as the new one, its slot's date with it, and its kind; null when the plan's text
+ * does not write its day as the date reader does, or the day is the same and no new hour is said with it. A time of day
+ * said with the new day (`said.content`: "…on Saturday 5 December 2026 at 7am") replaces the plan's (rules 68); none
+ * said, the plan's stays. A bare hour in the `words` said ("let's do Saturday at 7 instead") is read with the booking
+ * it moves (`bookingsHour`; rules 82).
  */
 export function retimedText(plan: Fact, said: { eventTime?: string | null; content?: string }, words?: string): Retold | null {
   const from = plan.eventTime;
   const to = said.eventTime;
-  if (!from || !to || from.length !== 10 || to.length !== 10 || from === to) return null;
+  if (!from || !to || from.length !== 10 || to.length !== 10) return null;
   const old = spokenDate(from);
   const at = plan.content.indexOf(old);
   if (at < 0) return null;
@@ -79,6 +80,9 @@ export function retimedText(plan: Fact, said: { eventTime?: string | null; conte
   const newAt = said.content?.indexOf(newDay) ?? -1;
   const told = newAt < 0 ? null : CLOCK_AFTER.exec(said.content!.slice(newAt + newDay.length))?.[0] ?? null;
   const newClock = told && words !== undefined ? bookingsHour(told, words, plan) : told;
+  // The same day at another hour ("Okay, I moved it to Thursday at 4pm" after it was moved to Thursday at 3pm): the hour
+  // written again, so the booking still says whom it is with (rules 93); the same day with no new hour, no retelling.
+  if (from === to && (!newClock || newClock.trim().toLowerCase() === oldClock.trim().toLowerCase())) return null;
   const content = `${plan.content.slice(0, at)}${newDay}${newClock ?? oldClock}${plan.content.slice(at + old.length + oldClock.length)}`;
   const slot = plan.slot?.endsWith(`:${from}`) ? `${plan.slot.slice(0, -from.length)}${to}` : plan.slot;
   return { content, slot, kind: plan.kind };
