@@ -527,8 +527,11 @@ function movedFor(fact: ExtractedFact, change: ValueChange, candidates: Candidat
     : { op: 'UPDATE', targetId: first.fact.id, retold: { content, slot, kind: first.fact.kind, subjectId: first.fact.subjectId, planObject: first.fact.planObject ?? null } };
 }
 
-/** A reason told with a cancellation ("…because Ana broke her leg", "…since the venue closed", "…due to the strike"). */
-const REASON = /\b(?:because|since|as|due to|owing to)\s+\S+/i;
+/**
+ * A reason told with a cancellation ("…because Ana broke her leg", "…since the venue closed", "…as the venue closed", "…due
+ * to the strike"). Not "as well", "as planned", "as you suggested" (rules 96).
+ */
+const REASON = /\b(?:because|since|due to|owing to)\s+\S+|\bas\s+(?!(?:well|planned|agreed|discussed|promised|usual|expected|such|soon|a|an)\b)(?!\w+\s+(?:suggested|said|asked|knew|know|mentioned|requested|wanted|agreed|discussed|planned|promised|proposed|advised)\b)\S+/i;
 
 /**
  * The plans `targetIds` called off by the cancellation `fact`: ended, and (rules 90) replaced by the cancellation when it

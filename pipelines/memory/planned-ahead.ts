@@ -5,10 +5,16 @@
  */
 import { FUTURE } from './plan-cues.js';
 
-/** "I / we (have / had) planned a / an …": a plan made, of a thing named. */
-const PLANNED = /^(\W*)(I|we)(?:['’]ve|['’]d|\s+have|\s+had)?\s+planned\s+(?=(?:a|an)\s)/i;
-/** A time said as past beside it ("last May", "in May last year", "ago"): the plan's time is behind. */
-const PAST_TIME = /\b(?:last|ago|yesterday|previous)\b/i;
+/**
+ * "I / we (have) planned a / an …": a plan made, of a thing named. Not "had planned" ("We had planned a trip to Japan in
+ * April…"): a plan told as overtaken (rules 96).
+ */
+const PLANNED = /^(\W*)(I|we)(?:['’]ve|\s+have)?\s+planned\s+(?=(?:a|an)\s)/i;
+/**
+ * A time said as past beside it ("last May", "in May last year", "ago"), or a clause after it telling how it went ("…and
+ * it was amazing", "…but then covid hit"; rules 96): the plan's time is behind.
+ */
+const PAST_TIME = /\b(?:last|ago|yesterday|previous)\b|\b(?:and|but|so)\b[^.?!]*\b(?:was|were|went|got|came|hit|ended|happened|turned\s+out|fell\s+through|did\s+not|didn['’]t|never)\b/i;
 
 /** `sentence` with a plan told as made of a thing at a time to come said as a plan being made; as said otherwise. */
 export function withPlannedAhead(sentence: string): string {
