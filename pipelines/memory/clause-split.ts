@@ -7,6 +7,7 @@
 import type { Wink } from '../wink.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, SERVICE_PEOPLE } from './grammar.js';
+import { toldAsPast } from './told-tense.js';
 
 /** A first-person plan at a clause start: "I'll", "I need to", "we're going to". */
 const PLAN_START = String.raw`(?:I|we)(?:['’]ll|\s+will|\s+(?:need|have|want|plan)\s+to|\s+(?:have|['’]ve)\s+got\s+to|\s+must|\s+should|(?:['’]m|\s+am|['’]re|\s+are)\s+going\s+to)\b`;
@@ -18,8 +19,13 @@ const PLAN_CLAUSE = new RegExp(String.raw`(?:\s*[,;]\s*(?:(?:and|so|but|then)\s+
  * getting married" stays one sentence (its reason kept with the absence).
  */
 const OWN_VALUE_CLAUSE = /\s*[,;]\s*(?:and\s+)?(?=my\s+(?:new|current)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are)\s)/gi;
-/** A clause opening with a subordinator ("Since I started at Google, …"): no sentence of its own (rules 93). */
-const SUBORDINATE_OPENING = /^\s*(?:since|because|when|whenever|if|after|before|while|once|as|although|though|until|till|unless|now\s+that)\b/i;
+/**
+ * A clause opening with a subordinator ("Since I started at Google, …", "When you get a chance, …"): the setting of the
+ * value after it, never glued to it nor a fact as it stands (rules 93, 95).
+ */
+const SUBORDINATE_OPENING = /^\s*(?:(?:well|so|and|actually|oh),?\s+)*(?:since|because|when|whenever|if|after|before|while|once|as|although|though|until|till|unless|now\s+that)\s+/i;
+/** A subordinator that tells of an act done ("since / because / now that / when I moved…"): the act is a fact too. */
+const ACT_DONE_OPENING = /^\s*(?:(?:well|so|and|actually|oh),?\s+)*(?:since|because|when|after|as|now\s+that)\s+(?=(?:I|we)\s)/i;
 /** The plan's own words before its action: "I'll", "I need to", "we're going to". */
 const PLAN_PREFIX = new RegExp(String.raw`^(?:(?:well|so|ok|okay|actually|and|then),?\s+)*${PLAN_START}\s+`, 'i');
 /** Words that date or size an action: no antecedent of "it". */
@@ -163,11 +169,18 @@ export function splitPlanClauses(nlp: Wink, said: string): string[] {
   // "Actually I just moved to Oakland, my new number is 555 0123": the move and the number, each a sentence (rules 87).
   for (const m of sentence.matchAll(OWN_VALUE_CLAUSE)) {
     const before = sentence.slice(0, m.index);
-    if (SUBORDINATE_OPENING.test(before)) continue;
+    const rest = sentence.slice(m.index + m[0].length);
+    const value = (): string[] => splitPlanClauses(nlp, `${rest.charAt(0).toUpperCase()}${rest.slice(1)}`);
+    // "Since I started at Google, my new manager is Sam": the act done read as "I started at Google.", the manager a
+    // sentence of its own; "When you get a chance, my new email is…": the setting dropped (rules 95).
+    if (SUBORDINATE_OPENING.test(before)) {
+      const act = ACT_DONE_OPENING.exec(before);
+      const done = act ? before.slice(act[0].length).replace(/[,;\s]+$/, '') : '';
+      return act && toldAsPast(done) ? [`${done}.`, ...value()] : value();
+    }
     const toks = tokens(nlp, before);
     if (!toks.some((t) => t.pos === 'VERB') || !toks.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN')) continue;
-    const rest = sentence.slice(m.index + m[0].length);
-    return [`${before.replace(/[,;\s]+$/, '')}.`, ...splitPlanClauses(nlp, `${rest.charAt(0).toUpperCase()}${rest.slice(1)}`)];
+    return [`${before.replace(/[,;\s]+$/, '')}.`, ...value()];
   }
   return joinedPlans(nlp, sentence);
 }

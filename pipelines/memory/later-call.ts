@@ -25,23 +25,32 @@ const REQUEST = /^(?:can|could|would|will|won['’]t|please|let['’]s|shall|rem
 const ASIDE_THEN_PREDICATE = /^(?:[^\s,.?!]+\s+){0,4}[^\s,.?!]+,\s*(?:is|are|was|were|has|had|will|would|can|could|should|does|did|(?!(?:thanks|unless|this|thus|plus|yes|less|always|perhaps|towards|besides|afterwards|sometimes|anyways|guys|folks|yours|ours|theirs|hers|its)\b)[a-z]{2,}s)\b/;
 
 /**
- * True when what follows a call's comma is said to the one called: a request, or anything but an aside before the name's
- * own predicate (a statement told to them: "Chen, the report is due Friday"; rules 93).
+ * A statement about the name itself, not told to it: a pronoun standing for the name ("Emma, she's seven", "Lisbon, it's
+ * my favourite place") or an apposition before its predicate ("Sarah, my sister had her baby"; rules 95).
  */
-function toTheOneCalled(rest: string): boolean {
+const ABOUT_THE_NAME = /^(?:(?:he|she|it|they|his|her|its|their)\b|(?:my|our)\s+(?:[a-z]+\s+)?(?:sister|brother|mum|mom|mother|dad|father|son|daughter|wife|husband|partner|girlfriend|boyfriend|friend|boss|manager|neighbou?r|cousin|aunt|uncle|niece|nephew|grandma|grandpa|grandmother|grandfather|kid|child|baby|dog|cat|colleague|flatmate|roommate)\b)/i;
+
+/**
+ * How what follows a call's comma is said: 'request' (asked of the one called), 'statement' (told to them when they
+ * take part: "Chen, the report is due Friday"; rules 93), or null (the name is the sentence's subject: an aside before
+ * its own predicate, rules 88; or a statement about the name, rules 95).
+ */
+function saidToTheOneCalled(rest: string): 'request' | 'statement' | null {
   const after = rest.replace(/^\s*,?\s*/, '');
-  return REQUEST.test(after) || !ASIDE_THEN_PREDICATE.test(after);
+  if (REQUEST.test(after)) return 'request';
+  return ASIDE_THEN_PREDICATE.test(after) || ABOUT_THE_NAME.test(after) ? null : 'statement';
 }
 
 /**
  * Whom `sentence` calls at its opening: the ids of `input` answering to the name (an addressee first), `[]` for a name
  * no participant holds, or null when it calls no one (no call, a day or month, the speaker's own name, a name two
- * people answer to).
+ * people answer to, a statement after a name no participant holds: "Rex, the vet says…" is about Rex; rules 95).
  */
 function openingCall(sentence: string, input: ExtractionInput): string[] | null {
   const m = OPENING_CALL.exec(sentence);
   const name = m?.[1];
-  if (!name || !toTheOneCalled(sentence.slice(m.index + m[0].length - 1))) return null;
+  const said = name ? saidToTheOneCalled(sentence.slice(m.index + m[0].length - 1)) : null;
+  if (!name || said === null) return null;
   const first = name.split(/\s+/)[0]!;
   if (!findVocatives(sentence).includes(first) || findDates(name, input.current.time).length > 0) return null;
   const { speakerId, addresseeIds } = input.current;
@@ -50,6 +59,7 @@ function openingCall(sentence: string, input: ExtractionInput): string[] | null 
   const addressed = holders(addresseeIds);
   if (addressed.length > 0) return addressed.length === 1 ? addressed : null;
   const known = holders(Object.keys(input.names));
+  if (known.length === 0 && said === 'statement') return null;
   return known.length <= 1 ? known : null;
 }
 
