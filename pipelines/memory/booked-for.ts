@@ -5,6 +5,7 @@
  * the day a thing is moved to (rules 68): "I moved Leo's checkup to Monday December 7", said on 1 December, is the coming
  * 7 December, not last year's.
  */
+import { saysClock } from './clock-time.js';
 import { clauseAround } from './told-tense.js';
 
 /** Verbs that fix a time for something, in any form ("booked", "have reserved", "I'd arranged"). */
@@ -25,11 +26,37 @@ const FOR_IN_PHRASE = /^for\s+(?!(?:a|an|the\s+next|the\s+past|the\s+last|\d+|on
 const A_DAY = /^(?:for\s+)?(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\b|\b(?:jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|^(?:for\s+)?(?:the\s+)?\d/i;
 
 /**
+ * A thing booked for a slot of its own (rules 97): a table, an appointment, a reservation, a room, a flight, a seat, a
+ * court, a lesson… The day and hour said with it ("a table at Luigi's on Friday at 7pm") are the slot's.
+ */
+const BOOKED_SLOT = /\b(?:tables?|appointments?|reservations?|bookings?|slots?|flights?|rooms?|tickets?|seats?|courts?|sessions?|lessons?|class(?:es)?|tours?|taxis?|cabs?)\b/i;
+/** Verbs that book a slot, in any form ("booked", "have reserved", "scheduled"); not "ordered", "planned" (a thing, a plan). */
+const SLOT_VERB = /\b(?:book(?:s|ed|ing)?|reserv(?:e|es|ed|ing)|schedul(?:e|es|ed|ing)|arrang(?:e|es|ed|ing))\b/i;
+/** "on Friday", "this Friday", "Friday": a weekday, as chrono may give it with the hour ("on Friday at 7pm"). */
+const ON_WEEKDAY = /^(?:on\s+)?(?:(?:this|coming)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/i;
+/** Words that place a clause's act in the past ("last Friday", "yesterday", "a week ago"): its day is no slot ahead. */
+const TIME_BACK = /\b(?:ago|yesterday|last|past|previous)\b/i;
+
+/**
+ * True when the weekday `phrase` (at `index` of `text`) is the slot a thing was booked for (rules 97): its clause books
+ * (`SLOT_VERB`) a thing of a slot (`BOOKED_SLOT`) and says the hour ("I booked a table at Luigi's on Friday at 7pm", "we
+ * have a table booked… on Friday at 7pm", "I've reserved a room on Friday at 3pm"). The day of the act of booking is
+ * said with no hour ("I booked the flights on Friday": past), and one told as back ("last Friday at 7pm") stays back.
+ */
+function bookedSlot(text: string, index: number, phrase: string): boolean {
+  if (!ON_WEEKDAY.test(phrase.trim())) return false;
+  const clause = clauseAround(text, index);
+  return SLOT_VERB.test(clause) && BOOKED_SLOT.test(clause) && saysClock(clause) && !TIME_BACK.test(clause);
+}
+
+/**
  * True when the date phrase `phrase` (at `index` of `text`) names the day a booking or an arrangement is for, or a move
  * is to: it comes after "for" and its clause has a verb of booking (`BOOKING_VERB`), or after "to / till / until" and its
- * clause has a verb of moving before it (`MOVE_VERB`). Such a day lies ahead whatever the clause's tense.
+ * clause has a verb of moving before it (`MOVE_VERB`), or it is the slot a thing was booked for at an hour
+ * (`bookedSlot`; rules 97). Such a day lies ahead whatever the clause's tense.
  */
 export function bookedFor(text: string, index: number, phrase: string): boolean {
+  if (bookedSlot(text, index, phrase)) return true;
   if (!A_DAY.test(phrase.trim())) return false;
   const before = text.slice(0, index);
   // "to Tuesday's class": a thing of that day, no day a move is to (rules 74).

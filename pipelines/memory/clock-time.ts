@@ -8,7 +8,8 @@
  * at 4 on Friday") it is read by business hours (trial12 F10): 7 to 11 in the morning, 12 to 6 in the afternoon. An
  * evening's outing is the exception (rules 79, `EVENING_THING`): "a table for four at Luigi's on Friday at 8", dinner,
  * drinks, a party, a show, a concert, a movie, a date night at 7 to 11 are in the evening (8pm); a dentist, a cleaning, a
- * haircut, a meeting keep business hours.
+ * haircut, a meeting keep business hours. A thing that runs by day as well (a film festival) is the evening at 7 and 8
+ * only (rules 97: "the film festival on Saturday at 10" is 10am).
  */
 import type * as chrono from 'chrono-node';
 
@@ -20,6 +21,11 @@ const pad = (n: number): string => String(n).padStart(2, '0');
  * "60 seconds": LoCoMo dev wrote "…at 12:25pm"), which names no clock time.
  */
 const CLOCK_SAID = /\b(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midday|midnight)(?![\w])|\bat\s+(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b/i;
+
+/** True when `said` tells a clock time ({@link CLOCK_SAID}: "7pm", "at 7", "noon"). */
+export function saysClock(said: string): boolean {
+  return CLOCK_SAID.test(said);
+}
 
 /** A bare hour after "at" ("at 10", "at 4:30", "at seven"), with no am / pm. */
 const BARE_HOUR = /\bat\s+(?:\d{1,2}(?::\d{2})?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b/i;
@@ -59,6 +65,11 @@ export interface EveningThing {
   before?: string;
   /** True for a noun that is one only as a thing ("the Christmas party", "a show"; not "party to"): said after a determiner. */
   named?: true;
+  /**
+   * For a thing that runs by day as well (a film festival: screenings from the morning), the last bare hour that is its
+   * evening (rules 97): 7 and 8 the evening, 9–11 the morning, as a festival opens. None: 7–11, a thing of the evening alone.
+   */
+  until?: number;
 }
 
 /**
@@ -72,7 +83,7 @@ export const EVENING_THINGS: readonly EveningThing[] = [
     theatre: 'theatres?', theater: 'theaters?',
   }).map(([head, said]) => ({ head, said })),
   { head: 'party', said: 'party', named: true }, { head: 'show', said: 'show', named: true },
-  { head: 'festival', said: String.raw`film\s+festivals?`, before: 'film' }, { head: 'night', said: String.raw`date[\s-]nights?`, before: 'date' },
+  { head: 'festival', said: String.raw`film\s+festivals?`, before: 'film', until: 8 }, { head: 'night', said: String.raw`date[\s-]nights?`, before: 'date' },
 ];
 
 /**
@@ -111,27 +122,44 @@ export const BUSINESS_NOUNS = ['meeting', 'appointment', 'delivery', 'match', 't
  * the day's earlier meals ("a table for brunch", "lunch"), nor the word for another thing (rules 81): "table tennis",
  * "move the tables", "a meeting about the Christmas party", "dropping off the film" ({@link BUSINESS_THING}).
  */
-const EVENING_THING = new RegExp(String.raw`\b(?:(?:a|the)\s+table\s+(?:for|at)\b|book(?:s|ed|ing)?\s+(?:a|the)\s+table|`
-  + String.raw`${EVENING_THINGS.filter((t) => !t.named).map((t) => t.said).join('|')}|`
-  + String.raw`(?:the|a|an|our|my|his|her|their|your)\s+(?:[\w'’-]+\s+)?(?:${EVENING_THINGS.filter((t) => t.named).map((t) => t.said).join('|')})|`
+const eveningWords = (things: readonly EveningThing[]): RegExp => new RegExp(String.raw`\b(?:(?:a|the)\s+table\s+(?:for|at)\b|book(?:s|ed|ing)?\s+(?:a|the)\s+table|`
+  + String.raw`${things.filter((t) => !t.named).map((t) => t.said).join('|')}|`
+  + String.raw`(?:the|a|an|our|my|his|her|their|your)\s+(?:[\w'’-]+\s+)?(?:${things.filter((t) => t.named).map((t) => t.said).join('|')})|`
   + String.raw`(?:see|seeing|watch|watching)\s+(?:a|the)\s+film)\b`, 'i');
+const EVENING_THING = eveningWords(EVENING_THINGS);
+/** An outing of the evening alone (rules 97): {@link EVENING_THING} but for the things that run by day as well (`until`). */
+const EVENING_ALONE = eveningWords(EVENING_THINGS.filter((t) => t.until === undefined));
 const EARLIER_MEAL = new RegExp(String.raw`\b(?:${EARLIER_MEALS.join('|')})\b`, 'i');
 /**
  * A thing of business hours in the words ({@link BUSINESS_NOUNS}); a meeting only as the thing had ("a / the / my
- * meeting"), so meeting someone for dinner or drinks, or a dinner "to talk about the trip", stays the evening (rules 86).
+ * meeting"), so meeting someone for dinner or drinks, or a dinner "to talk about the trip", stays the evening (rules 86),
+ * or someone met "about" a thing ("I'm meeting Tom about the party": a talk about it, not the party; rules 97).
  */
 const BUSINESS_THING = new RegExp(String.raw`\b(?:(?:a|an|the|my|our|his|her|their|your|this|that)\s+(?:[\w'’-]+\s+)?meetings?|`
+  + String.raw`meet(?:s|ing)?\b(?:\s+[\w'’.-]+){0,3}?\s+about|`
   + String.raw`(?:${BUSINESS_NOUNS.filter((n) => n !== 'meeting').join('|')})s?|deliver(?:ed|ing))\b`, 'i');
 
 /**
  * The hour of the day (0–23) a bare hour (1–12, no am / pm) said for a day ahead is, by `said` (the words it is said
  * in): 7–11 the morning and 12–6 the afternoon by business hours, 7–11 the evening for an outing of the evening
- * (`EVENING_THING`: "a table for four on Friday at 8" is 8pm). `said` may be whether the thing is an evening's outing,
- * read elsewhere (the booking a new hour moves; retimed.ts).
+ * (`EVENING_THING`: "a table for four on Friday at 8" is 8pm), up to its last evening hour (`lastEveningHour`: 7 and 8
+ * for a film festival; rules 97). `said` may be whether the thing is an evening's outing, read elsewhere (the booking a
+ * new hour moves; retimed.ts), with `words` the thing's words.
  */
-export function bareHour(hour: number, said: string | boolean): number {
+export function bareHour(hour: number, said: string | boolean, words = typeof said === 'string' ? said : ''): number {
   if (hour < 7) return hour + 12;
-  return hour < 12 && (typeof said === 'boolean' ? said : eveningOuting(said)) ? hour + 12 : hour;
+  return hour <= lastEveningHour(words) && (typeof said === 'boolean' ? said : eveningOuting(said)) ? hour + 12 : hour;
+}
+
+/**
+ * The last bare hour `words` read as the evening, for an outing of the evening (rules 97): 11, but for one that runs by
+ * day as well and is no outing of the evening alone (a film festival, {@link EveningThing.until}: "the film festival at
+ * 10" is 10am, "dinner at the film festival at 10" 10pm).
+ */
+function lastEveningHour(words: string): number {
+  if (EVENING_ALONE.test(words)) return 11;
+  const byDay = EVENING_THINGS.filter((t) => t.until !== undefined && new RegExp(String.raw`\b${t.said}\b`, 'i').test(words));
+  return byDay.length > 0 ? Math.max(...byDay.map((t) => t.until!)) : 11;
 }
 
 /** True when `said` tells of an outing of the evening ({@link EVENING_THING}), not an earlier meal nor a thing of business hours. */

@@ -122,7 +122,7 @@ function bookingsHour(clock: string, words: string, plan: Fact): string {
   const hour = Math.floor(at / 60) % 12 || 12;
   const minute = at % 60;
   if (!bareHourSaid(words, hour, minute)) return clock;
-  return ` at ${spokenClock(`${String(bareHour(hour, eveningPlan(plan))).padStart(2, '0')}:${String(minute).padStart(2, '0')}`)}`;
+  return ` at ${spokenClock(`${String(bareHour(hour, eveningPlan(plan), plan.content)).padStart(2, '0')}:${String(minute).padStart(2, '0')}`)}`;
 }
 
 /** True when `content` retimes by a new hour alone (clock-time.ts `hourInstead`). */
@@ -165,7 +165,7 @@ export function reclockedText(plan: Fact, said: string | HourInstead): Retold | 
     // "How about 10 instead?" after "a dentist appointment at 5": a plan of business hours is not moved to 9pm or later (rules 81).
     // Only one of business hours: a call or a shift already in the evening ("at 8pm", then "9") stays there (rules 86).
     if (h >= 21 && old < 18 * 60 && !eveningPlan(plan)) h -= 12;
-  } else h = bareHour(hour, eveningPlan(plan));
+  } else h = bareHour(hour, eveningPlan(plan), plan.content);
   // A bare hour read as the small hours ("make it 2" after "at 8", read as 8am) is no booking's hour (rules 78).
   if (h > 23 || minute > 59 || (!m.half && h < 7)) return null;
   const clock = ` at ${spokenClock(`${String(h).padStart(2, '0')}:${String(minute).padStart(2, '0')}`)}`;
