@@ -73,9 +73,20 @@ export interface EveningThing {
 }
 
 /**
+ * Words before "night" that make it the name of an evening's event ("date night", "game night", "quiz night", "girls'
+ * night"; rules 97), not the night of a day: an outing of the evening ({@link EVENING_THINGS}), and no time for chrono
+ * (relative-date.ts).
+ */
+export const NIGHT_NAMES = ['date', 'game', 'games', 'movie', 'film', 'quiz', 'trivia', 'poker', 'karaoke', 'bingo', 'pub', 'curry', 'pizza',
+  'opening', 'family', 'girls', 'boys', 'lads', 'ladies'] as const;
+/** A night named by its event ({@link NIGHT_NAMES}: "date night", "girls' night"), a regular expression's source. */
+export const NAMED_NIGHT = String.raw`(?:${NIGHT_NAMES.join('|')})['’]?[\s-]+nights?`;
+
+/**
  * The one list of the evening's outings a bare hour is read by (rules 79, 82, 89), for the words (`eveningOuting`) and for
  * the booked thing plan-object.ts reads (`eveningHead`, plan-object.ts `eveningBooked`): a dinner, drinks, a concert, a
- * movie, the cinema, a gig, the theatre, a party, a show, a film festival, a date night.
+ * movie, the cinema, a gig, the theatre, a party, a show, a film festival, a date night or another night named by its
+ * event ({@link NAMED_NIGHT}: "game night"; rules 97).
  */
 export const EVENING_THINGS: readonly EveningThing[] = [
   ...Object.entries({
@@ -83,7 +94,7 @@ export const EVENING_THINGS: readonly EveningThing[] = [
     theatre: 'theatres?', theater: 'theaters?',
   }).map(([head, said]) => ({ head, said })),
   { head: 'party', said: 'party', named: true }, { head: 'show', said: 'show', named: true },
-  { head: 'festival', said: String.raw`film\s+festivals?`, before: 'film', until: 8 }, { head: 'night', said: String.raw`date[\s-]nights?`, before: 'date' },
+  { head: 'festival', said: String.raw`film\s+festivals?`, before: 'film', until: 8 }, { head: 'night', said: NAMED_NIGHT, before: 'date' },
 ];
 
 /**

@@ -6,7 +6,7 @@
 import * as chrono from 'chrono-node';
 import { bookedFor } from './booked-for.js';
 import { addDays, weekdayOfNextWeek } from './calendar-day.js';
-import { clockOf, hourInstead, hourWordsAsNumbers } from './clock-time.js';
+import { NIGHT_NAMES, clockOf, hourInstead, hourWordsAsNumbers } from './clock-time.js';
 import { monthAheadYear } from './month-ahead.js';
 import { isHouseNumber, isRecurring, isRelativesName } from './not-dates.js';
 import { COUNTED } from './spans.js';
@@ -74,10 +74,11 @@ const LOWER_ABBREVIATION = /^(?:(?:on|last|next|this|coming)\s+)?(?:sun|mon|tues
  */
 const NOW_AFTER_DAY = /(?<=\b(?:mon|tues|wednes|thurs|fri|satur|sun)day)(\s+)now\b/gi;
 /**
- * "night" as the name of an evening's event ("date night", "game night", "quiz night"; rules 97), not the night of
- * today: chrono read "date night on Friday at 8" as tonight at 8. Blanked as {@link NOW_AFTER_DAY} is.
+ * "night" as the name of an evening's event ("date night", "game night", "quiz night"; clock-time.ts `NIGHT_NAMES`,
+ * rules 97), not the night of today: chrono read "date night on Friday at 8" as tonight at 8. Blanked as
+ * {@link NOW_AFTER_DAY} is.
  */
-const NAMED_NIGHT = /(?<=\b(?:date|game|games|movie|film|quiz|trivia|poker|karaoke|bingo|pub|curry|pizza|opening|family|girls['’]?|boys['’]?|lads['’]?|ladies['’]?)[\s-]+)nights?\b/gi;
+const NIGHT_OF_EVENT = new RegExp(String.raw`(?<=\b(?:${NIGHT_NAMES.join('|')})['’]?[\s-]+)nights?\b`, 'gi');
 /**
  * The "to" of a move from one day to another ("move my repair from Tuesday to Thursday", "we changed it from Monday to
  * Friday"; trial11 F2): chrono reads "Tuesday to Thursday" as one span and the text kept only its start. Blanked (same
@@ -309,7 +310,7 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   // "a few years back": "ago", padded to the same length.
   // "Saturday at seven": the hour as a number, padded.
   const readable = hourWordsAsNumbers(text.replace(WEEKDAY_ABBREVIATION, (m) => `${m.slice(0, 3)} `).replace(SPAN_BACK, (_m, span: string) => `${span} ago `)
-    .replace(NOW_AFTER_DAY, (m) => ' '.repeat(m.length)).replace(NAMED_NIGHT, (m) => ' '.repeat(m.length)));
+    .replace(NOW_AFTER_DAY, (m) => ' '.repeat(m.length)).replace(NIGHT_OF_EVENT, (m) => ' '.repeat(m.length)));
   // Where each blanked "to" of a move begins: the day before it is the one moved from.
   const movedTo = [...readable.matchAll(MOVE_FROM_TO)].map((m) => m.index);
   const movable = movedTo.length === 0 ? readable : readable.replace(MOVE_FROM_TO, (m) => ' '.repeat(m.length));

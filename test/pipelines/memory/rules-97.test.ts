@@ -49,6 +49,14 @@ describe('rules 97: a date night on a day at a bare hour (issue #16, defect 2)',
     assert.ok(got.some((c) => c.includes(`${COMING_FRIDAY} at 8pm`)), JSON.stringify(got));
     assert.ok(!got.some((c) => c.includes('Monday 7 December') || c.includes('[2026-12-07]')), JSON.stringify(got));
   });
+
+  test('"We have game night on Saturday at 7": Saturday at 7pm; "We had date night on Friday": last Friday', async () => {
+    // On main: dated today ("have game on the night of Monday 7 December 2026 at 7pm"), and so was the past date night.
+    const game = await facts('We have game night on Saturday at 7');
+    assert.ok(game.some((c) => c.includes('Saturday 12 December 2026 at 7pm')), JSON.stringify(game));
+    const had = await facts('We had date night on Friday');
+    assert.ok(had.some((c) => c.includes(LAST_FRIDAY)), JSON.stringify(had));
+  });
 });
 
 describe('rules 97: a meeting about an evening thing keeps business hours when first said (issue #16, defect 3)', () => {
