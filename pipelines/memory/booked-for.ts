@@ -5,7 +5,7 @@
  * the day a thing is moved to (rules 68): "I moved Leo's checkup to Monday December 7", said on 1 December, is the coming
  * 7 December, not last year's.
  */
-import { saysClock } from './clock-time.js';
+import { BOOKING_NOUNS, saysClock } from './clock-time.js';
 import { clauseAround } from './told-tense.js';
 
 /** Verbs that fix a time for something, in any form ("booked", "have reserved", "I'd arranged"). */
@@ -26,10 +26,12 @@ const FOR_IN_PHRASE = /^for\s+(?!(?:a|an|the\s+next|the\s+past|the\s+last|\d+|on
 const A_DAY = /^(?:for\s+)?(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\b|\b(?:jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|^(?:for\s+)?(?:the\s+)?\d/i;
 
 /**
- * A thing booked for a slot of its own (rules 97): a table, an appointment, a reservation, a room, a flight, a seat, a
- * court, a lesson… The day and hour said with it ("a table at Luigi's on Friday at 7pm") are the slot's.
+ * A thing booked for a slot of its own (rules 97): a word that only names a booking (clock-time.ts `BOOKING_NOUNS`), a
+ * table, a room, a flight, a seat, a court, a lesson… The day and hour said with it ("a table at Luigi's on Friday at
+ * 7pm") are the slot's.
  */
-const BOOKED_SLOT = /\b(?:tables?|appointments?|reservations?|bookings?|slots?|flights?|rooms?|tickets?|seats?|courts?|sessions?|lessons?|class(?:es)?|tours?|taxis?|cabs?)\b/i;
+const BOOKED_SLOT = new RegExp(String.raw`\b(?:${[...BOOKING_NOUNS, 'table', 'flight', 'room', 'ticket', 'seat', 'court', 'session', 'lesson', 'tour', 'taxi', 'cab']
+  .join('|')})s?\b|\bclass(?:es)?\b`, 'i');
 /** Verbs that book a slot, in any form ("booked", "have reserved", "scheduled"); not "ordered", "planned" (a thing, a plan). */
 const SLOT_VERB = /\b(?:book(?:s|ed|ing)?|reserv(?:e|es|ed|ing)|schedul(?:e|es|ed|ing)|arrang(?:e|es|ed|ing))\b/i;
 /** "on Friday", "this Friday", "Friday": a weekday, as chrono may give it with the hour ("on Friday at 7pm"). */

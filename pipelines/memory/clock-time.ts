@@ -209,6 +209,10 @@ const MOVE_TO = String.raw`(?:move|push|change|switch|shift|bring|put|bump)(?:\s
  * work at about 4pm instead" is the clause's own plan.
  */
 /**
+ * Words that only ever name a booking (rules 96; booked-for.ts reads a slot booked by them too, rules 97).
+ */
+export const BOOKING_NOUNS = ['appointment', 'booking', 'reservation', 'slot'] as const;
+/**
  * Words before "for <hour> instead" that move the booking (rules 88): a verb of rescheduling with no object of its own
  * ("can we reschedule / go / aim for 3pm instead?") or the booking itself ("change the appointment / book the table for
  * 9pm instead", "change my appointment for 4pm instead"); "I'll leave work for 4pm instead" is the clause's own plan.
@@ -219,7 +223,7 @@ const FOR_AFTER = String.raw`(?:reschedul(?:e|ing)|go|aim|shoot|plan|push|shift|
   + String.raw`(?:the|that|this|our|plan)\s+(?:appointment|booking|table|reservation|slot|meeting|call|dinner)|`
   // A word that only ever names a booking, one's own or another's ("change my appointment / switch my booking for
   // 8pm instead"; rules 96).
-  + String.raw`(?:my|your|his|her|their)\s+(?:appointment|booking|reservation|slot))`;
+  + String.raw`(?:my|your|his|her|their)\s+(?:${BOOKING_NOUNS.join('|')}))`;
 const HOUR_INSTEAD = new RegExp(String.raw`\b(?:(?:(?:do|say|meet|(?:how|what)\s+about)(?:\s+at)?|(?:do|make|move|have|change|switch|push)\s+(?:it|that|this)\s+at)\s+(\d{1,2})(?::(\d{2}))?\s*(${HALF}|o['’]clock)?`
   + String.raw`|(?:${MOVE_TO}|(?:make|do|have|book|set)\s+(?:it|that|this)(?:\s+(?:for|at))?|do|say|(?:how|what)\s+about|${FOR_AFTER}\s+for)(?:\s+(?:about|around))?`
   + String.raw`\s+(\d{1,2})(?:(?::(\d{2}))\s*(${HALF})?|\s*(${HALF}|o['’]clock)))\s+instead\b(?!\s+of\b)`, 'i');
