@@ -144,10 +144,11 @@ const EARLIER_MEAL = new RegExp(String.raw`\b(?:${EARLIER_MEALS.join('|')})\b`, 
 /**
  * A thing of business hours in the words ({@link BUSINESS_NOUNS}); a meeting only as the thing had ("a / the / my
  * meeting"), so meeting someone for dinner or drinks, or a dinner "to talk about the trip", stays the evening (rules 86),
- * or someone met "about" a thing ("I'm meeting Tom about the party": a talk about it, not the party; rules 97).
+ * or someone met "about" a thing ("I'm meeting Tom about the party": a talk about it, not the party; rules 97; not "about
+ * 8", an hour).
  */
 const BUSINESS_THING = new RegExp(String.raw`\b(?:(?:a|an|the|my|our|his|her|their|your|this|that)\s+(?:[\w'’-]+\s+)?meetings?|`
-  + String.raw`meet(?:s|ing)?\b(?:\s+[\w'’.-]+){0,3}?\s+about|`
+  + String.raw`meet(?:s|ing)?\b(?:\s+[\w'’.-]+){0,3}?\s+about(?!\s+(?:\d|${HOUR_WORDS.join('|')}|noon|midday|midnight)\b)|`
   + String.raw`(?:${BUSINESS_NOUNS.filter((n) => n !== 'meeting').join('|')})s?|deliver(?:ed|ing))\b`, 'i');
 
 /**

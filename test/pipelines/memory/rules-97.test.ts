@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { eveningOuting } from '../../../pipelines/memory/clock-time.js';
 import { factsSaid } from '../../helpers/extract-said.js';
 import { openFactsAfter } from '../../helpers/memory-fixture.js';
 
@@ -64,6 +65,11 @@ describe('rules 97: a meeting about an evening thing keeps business hours when f
     // On main: at 10pm.
     const got = await facts("I'm meeting Tom about the party on Friday at 10");
     assert.ok(got.some((c) => c.includes(`${COMING_FRIDAY} at 10am`)), JSON.stringify(got));
+  });
+
+  test('"about" an hour is no thing a meeting is about: meeting for dinner "at about 8" stays the evening', () => {
+    for (const text of ["Let's meet for dinner at about 8 on Friday", "Let's meet about 8 on Friday for drinks"]) assert.ok(eveningOuting(text), text);
+    assert.ok(!eveningOuting("We're meeting the caterer about the dinner on Friday at 9"));
   });
 
   test('"I\'m meeting Ana for dinner on Friday at 7" stays 7pm', async () => {
