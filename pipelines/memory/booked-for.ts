@@ -30,8 +30,8 @@ const A_DAY = /^(?:for\s+)?(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thu
  * table, a room, a flight, a seat, a court, a lesson… The day and hour said with it ("a table at Luigi's on Friday at
  * 7pm") are the slot's.
  */
-const BOOKED_SLOT = new RegExp(String.raw`\b(?:${[...BOOKING_NOUNS, 'table', 'flight', 'room', 'ticket', 'seat', 'court', 'session', 'lesson', 'tour', 'taxi', 'cab']
-  .join('|')})s?\b|\bclass(?:es)?\b`, 'i');
+const SLOT_THINGS = [...BOOKING_NOUNS, 'table', 'flight', 'room', 'ticket', 'seat', 'court', 'session', 'lesson', 'tour', 'taxi', 'cab'];
+const BOOKED_SLOT = new RegExp(String.raw`\b(?:${SLOT_THINGS.join('|')})s?\b|\bclass(?:es)?\b`, 'i');
 /** Verbs that book a slot, in any form ("booked", "have reserved", "scheduled"); not "ordered", "planned" (a thing, a plan). */
 const SLOT_VERB = /\b(?:book(?:s|ed|ing)?|reserv(?:e|es|ed|ing)|schedul(?:e|es|ed|ing)|arrang(?:e|es|ed|ing))\b/i;
 /** "on Friday", "this Friday", "Friday": a weekday, as chrono may give it with the hour ("on Friday at 7pm"). */

@@ -77,8 +77,8 @@ export interface EveningThing {
  * night"; rules 97), not the night of a day: an outing of the evening ({@link EVENING_THINGS}), and no time for chrono
  * (relative-date.ts).
  */
-export const NIGHT_NAMES = ['date', 'game', 'games', 'movie', 'film', 'quiz', 'trivia', 'poker', 'karaoke', 'bingo', 'pub', 'curry', 'pizza',
-  'opening', 'family', 'girls', 'boys', 'lads', 'ladies'] as const;
+export const NIGHT_NAMES = ['date', 'game', 'games', 'movie', 'film', 'quiz', 'trivia', 'poker', 'karaoke', 'bingo', 'pub', 'curry',
+  'pizza', 'opening', 'family', 'girls', 'boys', 'lads', 'ladies'] as const;
 /** A night named by its event ({@link NIGHT_NAMES}: "date night", "girls' night"), a regular expression's source. */
 export const NAMED_NIGHT = String.raw`(?:${NIGHT_NAMES.join('|')})['’]?[\s-]+nights?`;
 

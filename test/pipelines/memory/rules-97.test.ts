@@ -1,8 +1,8 @@
 /**
- * Rules 97 (issue #16 items 2–4, defects 1–4 of the brief): a slot booked "on <day> at <hour>" lies ahead though the booking is told as past; a
- * date night is the day's, not today's; a meeting about an evening thing keeps business hours when first said; a bare
- * 9–11 for a thing that runs by day as well (a film festival) is the morning. Each failed on main abd378e4 (what it did
- * there in the comment).
+ * Rules 97 (issue #16 items 2–4, defects 1–4 of the brief): a slot booked "on <day> at <hour>" lies ahead though the
+ * booking is told as past; a date night is the day's, not today's; a meeting about an evening thing keeps business
+ * hours when first said; a bare 9–11 for a thing that runs by day as well (a film festival) is the morning. Each failed
+ * on main abd378e4 (what it did there in the comment).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -68,7 +68,9 @@ describe('rules 97: a meeting about an evening thing keeps business hours when f
   });
 
   test('"about" an hour is no thing a meeting is about: meeting for dinner "at about 8" stays the evening', () => {
-    for (const text of ["Let's meet for dinner at about 8 on Friday", "Let's meet about 8 on Friday for drinks"]) assert.ok(eveningOuting(text), text);
+    for (const text of ["Let's meet for dinner at about 8 on Friday", "Let's meet about 8 on Friday for drinks"]) {
+      assert.ok(eveningOuting(text), text);
+    }
     assert.ok(!eveningOuting("We're meeting the caterer about the dinner on Friday at 9"));
   });
 
