@@ -148,6 +148,54 @@ function joinedPlans(nlp: Wink, clause: string): string[] {
 }
 
 /**
+ * True when the token is a verb said of a subject before it, as one person's clause carries it: an auxiliary ("is",
+ * "has", "will"), or a verb in the third person or the past ("wants", "lives", "moved"; WordNet's verb read where the
+ * tagger took it for a noun), never a bare form or a gerund ("I let Ana and Ben decide", "I saw Ana and Ben dancing").
+ */
+function verbOfSubject(t: Tok | undefined): boolean {
+  if (!t || !/^[a-z]+$/i.test(t.word)) return false;
+  if (t.pos === 'AUX') return true;
+  const w = t.word.toLowerCase();
+  if (/ing$/.test(w) || !/(?:s|ed)$/.test(w) || w === t.lemma && t.pos === 'VERB' && !/ed$/.test(w)) return false;
+  return t.pos === 'VERB' || (t.pos === 'NOUN' && defaultWordNet().baseForms(w, 'verb').length > 0);
+}
+
+/**
+ * "Ava wants the green one" after "Liam wants the blue logo": a bare "one" after an adjective stands for the head noun of
+ * the clause before it ("the green logo"); unchanged when the clause before names no thing.
+ */
+function withOneNamed(clause: Tok[], before: Tok[]): Tok[] {
+  const at = clause.findIndex((t, i) => /^one$/i.test(t.word) && clause[i - 1]?.pos === 'ADJ' && !['NOUN', 'PROPN', 'ADP'].includes(clause[i + 1]?.pos ?? ''));
+  const head = [...before].reverse().find((t) => t.pos === 'NOUN' && t.word.toLowerCase() === t.lemma && !PEOPLE.has(t.lemma) && !NOT_THINGS.test(t.lemma));
+  return at < 0 || !head ? clause : [...clause.slice(0, at), { ...clause[at]!, word: head.word }, ...clause.slice(at + 1)];
+}
+
+/**
+ * "Liam wants the blue logo and Ava wants the green one", "Ana lives in Porto and Ben lives in Lyon": two people's
+ * clauses joined by "and", each a sentence of its own (rules 99): the second opens with a capitalised name and a verb
+ * said of it, the first has a subject and a verb of its own. "Liam and Ava want the blue logo" (one subject) and "Liam
+ * wants the logo and the slides" (one verb) stay one; so does a question. Null when none applies.
+ */
+function peoplesClauses(nlp: Wink, sentence: string): string[] | null {
+  if (/\?\s*$/.test(sentence)) return null;
+  const toks = tokens(nlp, sentence);
+  for (let i = 2; i < toks.length - 2; i++) {
+    if (toks[i]!.word.toLowerCase() !== 'and') continue;
+    const name = toks[i + 1]!;
+    if (name.pos !== 'PROPN' || !/^\p{Lu}/u.test(name.word)) continue;
+    // A name of one or two words ("Ava", "Ava Chen"), then its verb.
+    const verbAt = toks[i + 2]?.pos === 'PROPN' && /^\p{Lu}/u.test(toks[i + 2]!.word) ? i + 3 : i + 2;
+    if (!verbOfSubject(toks[verbAt])) continue;
+    const before = toks.slice(0, i).filter((t) => t.word !== ',');
+    const subjectThenVerb = before.some((t, k) => k > 0 && ['PROPN', 'PRON', 'NOUN'].includes(before[k - 1]!.pos) && verbOfSubject(t));
+    if (!subjectThenVerb || before.length < 3) continue;
+    const second = withOneNamed(toks.slice(i + 1), before);
+    return [`${join(toks.slice(0, i)).replace(/[,;\s]+$/, '')}.`, join(second)];
+  }
+  return null;
+}
+
+/**
  * A sentence as the sentences it tells: a clause before a first-person plan clause apart from it (the plan's object
  * pronoun resolved in that clause), and a plan of two joined actions as two plans; "the plan is to…" as "we plan to…".
  * Unchanged when none applies.
@@ -182,5 +230,8 @@ export function splitPlanClauses(nlp: Wink, said: string): string[] {
     if (!toks.some((t) => t.pos === 'VERB') || !toks.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN')) continue;
     return [`${before.replace(/[,;\s]+$/, '')}.`, ...value()];
   }
+  // "Liam wants the blue logo and Ava wants the green one": a sentence each (rules 99).
+  const people = peoplesClauses(nlp, sentence);
+  if (people) return people.flatMap((c) => splitPlanClauses(nlp, c));
   return joinedPlans(nlp, sentence);
 }

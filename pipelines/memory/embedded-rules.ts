@@ -514,6 +514,20 @@ function remarkOnThingAtHand(c: RuleContext): boolean {
   return m?.[1] !== undefined && c.tags(m[1])[0] === 'ADJ';
 }
 
+/** Courtesies a name sends or says ("Ben sends regards", "Tom says thanks"): no fact of three words. */
+const SENT_COURTESY = /^(?:regards|love|thanks|hi|hello|greetings|wishes|hugs|kisses|best)$/i;
+
+/**
+ * A whole clause of three words about someone named: a name, a verb and its object ("Liam likes tea", "Ava drinks
+ * coffee"; rules 99), as "Liam likes tea and Ava likes coffee" tells two of them; not a courtesy sent.
+ */
+function namedClause(c: RuleContext): boolean {
+  const words = c.sentence.replace(/[.!]+$/, '').split(/\s+/);
+  const tags = c.tags(c.sentence.replace(/[.!]+$/, ''));
+  return words.length === 3 && tags.length === 3 && tags[0] === 'PROPN' && /^\p{Lu}/u.test(words[0]!) && ['NOUN', 'PROPN'].includes(tags[2]!)
+    && !SENT_COURTESY.test(words[2]!) && (tags[1] === 'VERB' || /s$/.test(words[1]!));
+}
+
 /** All rules over one sentence; falls back to a first-person statement when nothing matched. */
 export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
   if (SMALL_TALK.some((re) => re.test(c.sentence)) || remarkOnThingAtHand(c)) return [];
@@ -547,7 +561,7 @@ export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
     // someone else's, dated; a later outcome or "instead" settles it like a plan. "You are booked with Dr. Patel on Tuesday at 10am": the listener's (rules 84).
     out.push({ content: resolvePronouns(c.sentence.replace(/[.!]+$/, '').replace(ARRANGEMENT_LEAD, ''), c.who), kind: 'plan',
       subject: 'speaker', slot: null, value: null, confidence: 0.5 });
-  } else if (out.length === 0 && !firstPersonRest && words >= 4 && !c.sentence.endsWith('?') && c.reportsEvent(c.sentence)) {
+  } else if (out.length === 0 && !firstPersonRest && (words >= 4 || namedClause(c)) && !c.sentence.endsWith('?') && c.reportsEvent(c.sentence)) {
     // An event told in the third person ("Eleven kids came to the planting day"), recorded as said; "when I brake" agrees.
     const told = withoutEventLead(c.sentence).replace(/[.!]+$/, '').replace(/,?\s+though$/i, '');
     out.push({ content: resolvePronouns(c.conjugate(capitalise(told)), c.who), kind: 'statement',
