@@ -45,6 +45,20 @@ describe('rules 99: two people\'s clauses joined by "and" are a fact each (brief
       assert.deepEqual(facts, [s.replace(/\.$/, '')], s);
     }
   });
+  test('a clause that cannot stand alone keeps the sentence whole: a shared day, a pronoun, a short clause', async () => {
+    // Split, the day would date only Ava's part, "them" stand for nothing, and "I met Ana." or "Ben stayed home." be lost.
+    for (const s of ['Liam will bring the cake and Ava will bring the drinks on Saturday.', 'Liam hates mornings and Ava loves them.',
+      'I met Ana and Ben called me later.', 'Tom and Ana went to Porto and Ben stayed home.']) {
+      const facts = await told(s);
+      assert.equal(facts.length, 1, `${s}: ${show(facts)}`);
+      assert.ok(/\band\b/.test(facts[0]!.content), `${s}: ${show(facts)}`);
+    }
+  });
+
+  test('a count or an adjective\'s "one" reads the thing of the clause before', async () => {
+    assert.deepEqual((await told('Liam has two kids and Ava has three.')).map((f) => f.content), ['Liam has two kids', 'Ava has three kids']);
+    assert.deepEqual((await told('Liam bought a red car and Ava bought a blue one.')).map((f) => f.content), ['Liam bought a red car', 'Ava bought a blue car']);
+  });
 });
 
 describe('rules 99: a dated plan of a group naming someone is a plan (brief item 2)', () => {
