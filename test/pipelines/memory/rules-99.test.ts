@@ -1,8 +1,9 @@
 /**
- * Rules 99 (people; issue #16 items 2–4, brief items 1–4): two people's clauses joined by "and" are a fact each ("Liam wants the blue logo
- * and Ava wants the green one"), one proposition stays one; a dated plan of a named person or a group naming one is a
- * plan ("Priya and others plan to…"); "I changed banks, my current bank is Chase" replaces the bank held; "it" / "that"
- * after a later "Name," is said to the name. Each failed on main abd378e4 (what it did there in the comment).
+ * Rules 99 (people; issue #16 items 2–4, brief items 1–4): two people's clauses joined by "and" are a fact each ("Liam
+ * wants the blue logo and Ava wants the green one"), one proposition stays one; a dated plan of a named person or a
+ * group naming one is a plan ("Priya and others plan to…"); "it" / "that" after a later "Name," is said to the name.
+ * Those with "On main" failed on main abd378e4 (what it did there in the comment); the rest guard what main did right
+ * ("I changed banks, my current bank is Chase" already replaced the bank held).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
