@@ -7,6 +7,7 @@
 import type { Wink } from '../wink.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, SERVICE_PEOPLE } from './grammar.js';
+import { findDates } from './relative-date.js';
 import { toldAsPast } from './told-tense.js';
 
 /** A first-person plan at a clause start: "I'll", "I need to", "we're going to". */
@@ -148,6 +149,86 @@ function joinedPlans(nlp: Wink, clause: string): string[] {
 }
 
 /**
+ * True when the token is a verb said of a subject before it, as one person's clause carries it: an auxiliary ("is",
+ * "has", "will"), or a verb in the third person or the past ("wants", "moved", "bought"; "lives", WordNet's verb read
+ * where the tagger took it for a noun), never a bare form or a gerund ("I let Ana and Ben decide", "I saw Ana and Ben dancing").
+ */
+function verbOfSubject(t: Tok | undefined): boolean {
+  if (!t || !/^[a-z]+$/i.test(t.word)) return false;
+  if (t.pos === 'AUX') return true;
+  const w = t.word.toLowerCase();
+  if (/ing$/.test(w)) return false;
+  if (t.pos === 'VERB') return w !== t.lemma;
+  return t.pos === 'NOUN' && /s$/.test(w) && defaultWordNet().baseForms(w, 'verb').length > 0;
+}
+
+/**
+ * "Ava wants the green one" after "Liam wants the blue logo": a bare "one" after an adjective stands for the head noun of
+ * the clause before it ("the green logo"); unchanged when the clause before names no thing.
+ */
+function withOneNamed(clause: Tok[], before: Tok[]): Tok[] {
+  const at = clause.findIndex((t, i) => /^one$/i.test(t.word) && clause[i - 1]?.pos === 'ADJ' && !['NOUN', 'PROPN', 'ADP'].includes(clause[i + 1]?.pos ?? ''));
+  const head = [...before].reverse().find((t) => t.pos === 'NOUN' && t.word.toLowerCase() === t.lemma && !PEOPLE.has(t.lemma) && !NOT_THINGS.test(t.lemma));
+  return at < 0 || !head ? clause : [...clause.slice(0, at), { ...clause[at]!, word: head.word, pos: 'NOUN' }, ...clause.slice(at + 1)];
+}
+
+/**
+ * "Ben ordered 2" after "I ordered 3 pizzas": a count ending the clause counts the thing the clause before counted ("Ben
+ * ordered 2 pizzas"); null when the clause before counts none (the clause is then no sentence of its own).
+ */
+function withCountNamed(clause: Tok[], before: Tok[]): Tok[] | null {
+  const words = clause.filter((t) => t.pos !== 'PUNCT');
+  if (words[words.length - 1]?.pos !== 'NUM') return clause;
+  const counted = before.findIndex((t, k) => t.pos === 'NUM' && before[k + 1]?.pos === 'NOUN');
+  if (counted < 0) return null;
+  const at = clause.lastIndexOf(words[words.length - 1]!);
+  return [...clause.slice(0, at + 1), { ...before[counted + 1]!, space: ' ' }, ...clause.slice(at + 1)];
+}
+
+/** Any instant: whether a clause says a day or a time at all, not which. */
+const DATE_REFERENCE = '2026-01-01T12:00:00.000Z';
+
+/**
+ * "Liam wants the blue logo and Ava wants the green one", "Ana lives in Porto and Ben lives in Lyon": two people's
+ * clauses joined by "and", each a sentence of its own (rules 99): the second opens with a capitalised name and a verb
+ * said of it, the first has a subject and a verb of its own. "Liam and Ava want the blue logo" (one subject) and "Liam
+ * wants the logo and the slides" (one verb) stay one; so does a question. Null when none applies.
+ */
+function peoplesClauses(nlp: Wink, sentence: string): string[] | null {
+  if (/\?\s*$/.test(sentence)) return null;
+  const toks = tokens(nlp, sentence);
+  for (let i = 2; i < toks.length - 2; i++) {
+    if (toks[i]!.word.toLowerCase() !== 'and') continue;
+    const name = toks[i + 1]!;
+    if (name.pos !== 'PROPN' || !/^\p{Lu}/u.test(name.word)) continue;
+    // A name of one or two words ("Ava", "Ava Chen"), then its verb.
+    const verbAt = toks[i + 2]?.pos === 'PROPN' && /^\p{Lu}/u.test(toks[i + 2]!.word) ? i + 3 : i + 2;
+    if (!verbOfSubject(toks[verbAt])) continue;
+    const before = toks.slice(0, i).filter((t) => t.word !== ',');
+    // "Liam wants…", "my sister lives…", "I like…": a subject, then its verb.
+    const subjectThenVerb = before.some((t, k) => k > 0 && ['PROPN', 'PRON', 'NOUN'].includes(before[k - 1]!.pos)
+      && (verbOfSubject(t) || (t.pos === 'VERB' && /^(?:I|we|you|they)$/i.test(before[k - 1]!.word))));
+    // A clause too short to be told alone ("I met Ana and Ben called me later": "I met Ana") keeps the sentence whole; a
+    // name's clause of three words is one ("Liam likes tea"; embedded-rules.ts `namedClause`).
+    const words = before.filter((t) => t.pos !== 'PUNCT').length;
+    if (!subjectThenVerb || words < 3 || (words < 4 && before[0]!.pos !== 'PROPN')) continue;
+    // "Liam will bring the cake and Ava will bring the drinks on Saturday": a day said once may be both clauses'; kept whole.
+    const first = join(toks.slice(0, i));
+    const second = withCountNamed(withOneNamed(toks.slice(i + 1), before), before);
+    if (!second || (findDates(join(second), DATE_REFERENCE).length > 0 && findDates(first, DATE_REFERENCE).length === 0)) return null;
+    // "Liam hates mornings and Ava loves them": the object pronoun read in the clause before ("Ava loves mornings"), or
+    // the sentence kept whole where it stands for nothing there.
+    const told = resolveObject(nlp, join(second), first);
+    if (/\b(?:it|them|one|ones|her|him)\W*$/i.test(told)) return null;
+    // "…and Ben stayed home": a name's clause of three words is told alone only with a noun for its object (`namedClause`).
+    const rest = tokens(nlp, told).filter((t) => t.pos !== 'PUNCT');
+    if (rest.length < 3 || (rest.length === 3 && !['NOUN', 'PROPN'].includes(rest[2]!.pos))) return null;
+    return [`${first.replace(/[,;\s]+$/, '')}.`, told];
+  }
+  return null;
+}
+
+/**
  * A sentence as the sentences it tells: a clause before a first-person plan clause apart from it (the plan's object
  * pronoun resolved in that clause), and a plan of two joined actions as two plans; "the plan is to…" as "we plan to…".
  * Unchanged when none applies.
@@ -182,5 +263,8 @@ export function splitPlanClauses(nlp: Wink, said: string): string[] {
     if (!toks.some((t) => t.pos === 'VERB') || !toks.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN')) continue;
     return [`${before.replace(/[,;\s]+$/, '')}.`, ...value()];
   }
+  // "Liam wants the blue logo and Ava wants the green one": a sentence each (rules 99).
+  const people = peoplesClauses(nlp, sentence);
+  if (people) return people.flatMap((c) => splitPlanClauses(nlp, c));
   return joinedPlans(nlp, sentence);
 }

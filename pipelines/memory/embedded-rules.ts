@@ -413,6 +413,19 @@ const ARRANGEMENT_LEAD = /^(?:(?:then|so|okay|ok|alright|and|but|good news|great
 /** Someone named by a noun phrase, then what they will or can do: "the plumber will come…", "a nurse can see you…". */
 const ARRANGEMENT = new RegExp(String.raw`${ARRANGEMENT_LEAD.source.slice(1)}(?:the|a|an|our|your|my|his|her|their)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:will|['’]ll|can|could|is going to|are going to|is scheduled to|are scheduled to)\s+(?!not\b|never\b|be\b)[a-z]+`, 'i');
 
+/**
+ * A person named, or a group naming one ("Priya", "Priya and Ben", "Priya and others", "Priya, Ben and the team"), then
+ * what they plan or will do: "Priya and others plan to start the stand-up at 9" is their plan as "we plan to…" is ours
+ * (rules 99). Case-sensitive: each name capitalised (`namedArrangement`).
+ */
+const NAMED_ARRANGEMENT = /^((?:[A-Z][\p{L}'’-]+)(?:(?:\s*,\s*|,?\s+and\s+)(?:[A-Z][\p{L}'’-]+|others|some others|the others|the rest(?:\s+of\s+(?:them|the\s+team))?|the team|everyone else))*)\s+(?:will|['’]ll|(?:is|are)\s+going\s+to|plans?\s+to|(?:is|are)\s+planning\s+to|intends?\s+to|(?:is|are)\s+scheduled\s+to)\s+(?!not\b|never\b|be\b)[a-z]+/u;
+
+/** True when `sentence` opens with {@link NAMED_ARRANGEMENT} whose every capitalised word could be a name, no day nor month. */
+function namedArrangement(sentence: string): boolean {
+  const m = NAMED_ARRANGEMENT.exec(sentence.replace(ARRANGEMENT_LEAD, ''));
+  const names = m?.[1]?.match(/[A-Z][\p{L}'’-]+/gu) ?? [];
+  return names.length > 0 && names.every((n) => n !== 'I' && !NOT_NAMES.has(n.toLowerCase()) && !isCalendarWord(n) && couldBeName(n, undefined, isMixedCase(sentence)));
+}
 /** The listener's booking told them: "you are booked with Dr. Patel…", "you're booked in for…", "you're now confirmed…". */
 const LISTENER_BOOKED = new RegExp(String.raw`${ARRANGEMENT_LEAD.source.slice(1)}you(?:['’]re|\s+are)\s+(?:now\s+|all\s+)?(?:booked|scheduled|confirmed|registered)\b`, 'i');
 
@@ -501,6 +514,20 @@ function remarkOnThingAtHand(c: RuleContext): boolean {
   return m?.[1] !== undefined && c.tags(m[1])[0] === 'ADJ';
 }
 
+/** Courtesies a name sends or says ("Ben sends regards", "Tom says thanks"): no fact of three words. */
+const SENT_COURTESY = /^(?:regards|love|thanks|hi|hello|greetings|wishes|hugs|kisses|best)$/i;
+
+/**
+ * A whole clause of three words about someone named: a name, a verb and its object ("Liam likes tea", "Ava drinks
+ * coffee"; rules 99), as "Liam likes tea and Ava likes coffee" tells two of them; not a courtesy sent.
+ */
+function namedClause(c: RuleContext): boolean {
+  const words = c.sentence.replace(/[.!]+$/, '').split(/\s+/);
+  const tags = c.tags(c.sentence.replace(/[.!]+$/, ''));
+  return words.length === 3 && tags.length === 3 && tags[0] === 'PROPN' && /^\p{Lu}/u.test(words[0]!) && ['NOUN', 'PROPN'].includes(tags[2]!)
+    && !SENT_COURTESY.test(words[2]!) && (tags[1] === 'VERB' || /s$/.test(words[1]!));
+}
+
 /** All rules over one sentence; falls back to a first-person statement when nothing matched. */
 export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
   if (SMALL_TALK.some((re) => re.test(c.sentence)) || remarkOnThingAtHand(c)) return [];
@@ -528,13 +555,13 @@ export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
     const said = withoutLeadingWords(rest);
     out.push({ content: resolvePronouns(c.conjugate(said), c.who), kind: 'statement',
       subject: 'speaker', slot: null, value: null, confidence: 0.5 });
-  } else if (out.length === 0 && dates.length > 0 && (ARRANGEMENT.test(c.sentence) || (LISTENER_BOOKED.test(c.sentence) && c.who.addressees.length > 0))
+  } else if (out.length === 0 && dates.length > 0 && (ARRANGEMENT.test(c.sentence) || namedArrangement(c.sentence) || (LISTENER_BOOKED.test(c.sentence) && c.who.addressees.length > 0))
     && !c.sentence.endsWith('?')) {
-    // "An engineer can come on Wednesday the 16th": an arrangement of someone else's, dated; a later outcome or
-    // "instead" settles it like a plan. "You are booked with Dr. Patel on Tuesday at 10am": the listener's (rules 84).
+    // "An engineer can come on Wednesday the 16th", "Priya and others plan to start the stand-up at 9": an arrangement of
+    // someone else's, dated; a later outcome or "instead" settles it like a plan. "You are booked with Dr. Patel on Tuesday at 10am": the listener's (rules 84).
     out.push({ content: resolvePronouns(c.sentence.replace(/[.!]+$/, '').replace(ARRANGEMENT_LEAD, ''), c.who), kind: 'plan',
       subject: 'speaker', slot: null, value: null, confidence: 0.5 });
-  } else if (out.length === 0 && !firstPersonRest && words >= 4 && !c.sentence.endsWith('?') && c.reportsEvent(c.sentence)) {
+  } else if (out.length === 0 && !firstPersonRest && (words >= 4 || namedClause(c)) && !c.sentence.endsWith('?') && c.reportsEvent(c.sentence)) {
     // An event told in the third person ("Eleven kids came to the planting day"), recorded as said; "when I brake" agrees.
     const told = withoutEventLead(c.sentence).replace(/[.!]+$/, '').replace(/,?\s+though$/i, '');
     out.push({ content: resolvePronouns(c.conjugate(capitalise(told)), c.who), kind: 'statement',

@@ -1,5 +1,6 @@
 /** Third-person agreement for facts rewritten from first person, from wink-nlp POS tags and lemmas. */
 import type { WinkMethods } from 'wink-nlp';
+import { defaultWordNet } from '../retrieval/wordnet.js';
 import { NOT_BEFORE_SUBJECT_YOU, thirdPerson } from './pronouns.js';
 
 /** Verbs whose past tense is spelled like the base form: left alone ("I hurt my back" is past). */
@@ -191,6 +192,8 @@ function toldWithSubject(nlp: WinkMethods, told: string): boolean {
   const owned = pos[0] === 'PRON' && OTHERS_POSSESSIVE.test(words[0] ?? '') && ['NOUN', 'ADJ', 'PROPN'].includes(pos[1] ?? '') && yours;
   if (!SUBJECT_START.has(pos[0] ?? '') && !person && !owned) return false;
   if (pos.slice(1, 6).some((p) => p === 'VERB' || p === 'AUX')) return true;
+  // "Ava lives in Lyon", "Priya drinks coffee": a name, then a verb in the third person the tagger read as a noun (rules 99).
+  if (pos[0] === 'PROPN' && pos[1] === 'NOUN' && /^[a-z]+s$/.test(words[1] ?? '') && defaultWordNet().baseForms(words[1]!, 'verb').length > 0) return true;
   // A longer subject ("the school trip to the science museum is…") is a noun phrase up to its verb: nouns, determiners,
   // adjectives, numbers and prepositions only ("Expression of myself and a way to relax" is none).
   for (let i = 1; i < Math.min(pos.length, 9); i++) {

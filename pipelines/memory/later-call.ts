@@ -25,10 +25,12 @@ const REQUEST = /^(?:can|could|would|will|won['’]t|please|let['’]s|shall|rem
 const ASIDE_THEN_PREDICATE = /^(?:[^\s,.?!]+\s+){0,4}[^\s,.?!]+,\s*(?:is|are|was|were|has|had|will|would|can|could|should|does|did|(?!(?:thanks|unless|this|thus|plus|yes|less|always|perhaps|towards|besides|afterwards|sometimes|anyways|guys|folks|yours|ours|theirs|hers|its)\b)[a-z]{2,}s)\b/;
 
 /**
- * A statement about the name itself, not told to it: a pronoun standing for the name ("Emma, she's seven", "Lisbon, it's
- * my favourite place") or an apposition before its predicate ("Sarah, my sister had her baby"; rules 95).
+ * A statement about the name itself, not told to it: a person's pronoun standing for the name ("Emma, she's seven") or an
+ * apposition before its predicate ("Sarah, my sister had her baby"; rules 95). "It" / "that" stand for no person, so
+ * "Chen, it's due Friday" is told to Chen (rules 99); "Lisbon, it's my favourite place" stays about Lisbon, a name no
+ * participant answers to (`openingCall`).
  */
-const ABOUT_THE_NAME = /^(?:(?:he|she|it|they|his|her|its|their)\b|(?:my|our)\s+(?:[a-z]+\s+)?(?:sister|brother|mum|mom|mother|dad|father|son|daughter|wife|husband|partner|girlfriend|boyfriend|friend|boss|manager|neighbou?r|cousin|aunt|uncle|niece|nephew|grandma|grandpa|grandmother|grandfather|kid|child|baby|dog|cat|colleague|flatmate|roommate)\b)/i;
+const ABOUT_THE_NAME = /^(?:(?:he|she|they|his|her|their)\b|(?:my|our)\s+(?:[a-z]+\s+)?(?:sister|brother|mum|mom|mother|dad|father|son|daughter|wife|husband|partner|girlfriend|boyfriend|friend|boss|manager|neighbou?r|cousin|aunt|uncle|niece|nephew|grandma|grandpa|grandmother|grandfather|kid|child|baby|dog|cat|colleague|flatmate|roommate)\b)/i;
 
 /**
  * How what follows a call's comma is said: 'request' (asked of the one called), 'statement' (told to them when they
