@@ -218,15 +218,20 @@ const SPAN_UNIT = /\b(?:seconds?|minutes?|hours?|days|weeks?|weekends?|fortnight
 /**
  * A length of time said bare, as a value ("my commute is an hour", "my shift is eight hours", "it takes about 45 minutes",
  * "half an hour"; issue #16 item 3): chrono reads it as that long from now, but with no "in", "ago", "later" or "from now"
- * it names no time, only how long. Not where the words after it make it one (`FROM_NOW_AFTER`: "two weeks away").
+ * it names no time, only how long. Not where the words after it make it one (`FROM_NOW_AFTER`: "two weeks away", "two
+ * days from now"), nor weeks before a weekday ("a week on Tuesday").
  */
 const BARE_LENGTH = new RegExp(String.raw`^(?:(?:about|around|roughly|almost|nearly|over|under|only|just)\s+)?(?:half\s+an?|${SPAN_COUNT}(?:\s+and\s+a)?|half)\s+`
   + String.raw`(?:seconds?|minutes?|hours?|days?|nights?|weeks?|fortnights?|months?|years?)$`, 'i');
-const FROM_NOW_AFTER = /^\s*(?:away|off|out|from\s+now|later|hence|on|time|today|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b/i;
+const FROM_NOW_AFTER = /^\s*(?:away|off|out|from\s+now|later|hence|['’]?\s*time|today|tomorrow)\b/i;
+/** "a week on Tuesday", "two weeks Friday": weeks counted from a weekday name a day ("two hours on Friday" does not). */
+const WEEKS_FROM_DAY = /weeks?$/i;
+const DAY_AFTER = /^\s*(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/i;
 
 /** Whether the date phrase `phrase` (at `index` of `text`) is a length said bare (`BARE_LENGTH`), no time. */
 function bareLength(text: string, index: number, phrase: string): boolean {
-  return BARE_LENGTH.test(phrase) && !FROM_NOW_AFTER.test(text.slice(index + phrase.length));
+  const after = text.slice(index + phrase.length);
+  return BARE_LENGTH.test(phrase) && !FROM_NOW_AFTER.test(after) && !(WEEKS_FROM_DAY.test(phrase) && DAY_AFTER.test(after));
 }
 
 /** A bare unit word after a determiner and before a noun is a modifier ("a weekend yoga class"), no date. */
