@@ -58,7 +58,7 @@ const COUNT = String.raw`(?:(?:few|couple(?:\s+of)?|several|\d+|one|two|three|fo
 const PAST = new RegExp(String.raw`\b(?:ago|yesterday|in\s+the\s+past|(?:last|past|previous)\s+(?:${COUNT}(?:days|${TIME_WORD})|${TIME_WORD})\b(?!\s+of\b))`
   + String.raw`(?![\w'’])`, 'i');
 /** A month's name, as a date phrase may give it ("in May", "on March 3rd", "Sept"). */
-const MONTH_NAME = new RegExp(String.raw`\b(?:${MONTH_SAID}|${MONTH_SHORT})\b`, 'i');
+const MONTH_IN_PHRASE = new RegExp(String.raw`\b(?:${MONTH_SAID}|${MONTH_SHORT})\b`, 'i');
 const BARE_WEEKDAY = /^(?:on\s+|this\s+|next\s+|coming\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)\.?$/i;
 export const DURATION = /^for\s+/i;
 /** "spending / spend / spent" before a span ("spending two weeks in Rome"): the span is how long, like "for" (rules 28). */
@@ -436,14 +436,14 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     }
     // "We went camping in May", told in December: chrono takes the nearest May, next year's; told of the past, a month
     // named without its year is this year's or last year's, never one to come (rules 38).
-    if (back && MONTH_NAME.test(phrase) && r.start.isCertain('month') && !r.start.isCertain('year') && date > refIso.slice(0, date.length)) {
+    if (back && MONTH_IN_PHRASE.test(phrase) && r.start.isCertain('month') && !r.start.isCertain('year') && date > refIso.slice(0, date.length)) {
       const year = Number(date.slice(0, 4)) - 1;
       // A 29 February said in the year after a leap year: last year had none, so its last day of February.
       const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
       date = `${year}${date.slice(4, 10) === '-02-29' && !leap ? `-02-28${date.slice(10)}` : date.slice(4)}`;
-    } else if (!back && MONTH_NAME.test(phrase) && r.start.isCertain('month') && !r.start.isCertain('year') && !r.start.isCertain('day')) {
+    } else if (!back && MONTH_IN_PHRASE.test(phrase) && r.start.isCertain('month') && !r.start.isCertain('year') && !r.start.isCertain('day')) {
       // "for two weeks in December", said on 5 December: this December, not next year's (`monthAheadYear`).
-      date = `${monthAheadYear(r.start.get('month')! - 1, instant.getTime(), text.slice(0, r.index + phrase.search(MONTH_NAME)))}${date.slice(4)}`;
+      date = `${monthAheadYear(r.start.get('month')! - 1, instant.getTime(), text.slice(0, r.index + phrase.search(MONTH_IN_PHRASE)))}${date.slice(4)}`;
     }
     const week = WEEK.test(phrase) && !DURATION.test(phrase);
     if (week) {
