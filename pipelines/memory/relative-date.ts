@@ -218,11 +218,12 @@ const SPAN_UNIT = /\b(?:seconds?|minutes?|hours?|days|weeks?|weekends?|fortnight
 /**
  * A length of time said bare, as a value ("my commute is an hour", "my shift is eight hours", "it takes about 45 minutes",
  * "half an hour"; issue #16 item 3): chrono reads it as that long from now, but with no "in", "ago", "later" or "from now"
- * it names no time, only how long. Not where the words after it make it one (`FROM_NOW_AFTER`: "two weeks away", "two
- * days from now"), nor weeks before a weekday ("a week on Tuesday").
+ * it names no time, only how long. So too before or after a thing told ("I arrived an hour before the meeting", "we'll
+ * leave two days after the wedding"): a time from that thing, not from now. Not where the words after it make it one
+ * (`FROM_NOW_AFTER`: "two weeks away", "two days from now"), nor weeks before a weekday ("a week on Tuesday").
  */
 const BARE_LENGTH = new RegExp(String.raw`^(?:(?:about|around|roughly|almost|nearly|over|under|only|just)\s+)?(?:half\s+an?|${SPAN_COUNT}(?:\s+and\s+a)?|half)\s+`
-  + String.raw`(?:seconds?|minutes?|hours?|days?|nights?|weeks?|fortnights?|months?|years?)$`, 'i');
+  + String.raw`(?:seconds?|minutes?|hours?|days?|nights?|weeks?|fortnights?|months?|years?)(?:\s+(?:before|after))?$`, 'i');
 const FROM_NOW_AFTER = /^\s*(?:away|off|out|from\s+now|later|hence|['’]?\s*time|today|tomorrow)\b/i;
 /** "a week on Tuesday", "two weeks Friday": weeks counted from a weekday name a day ("two hours on Friday" does not). */
 const WEEKS_FROM_DAY = /weeks?$/i;

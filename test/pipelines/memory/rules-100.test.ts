@@ -108,6 +108,11 @@ describe('rules 100: a length of time said bare is a value, no time (issue #16 i
     // On main: "two hours" dated today besides Friday.
     const rehearsal = findDates('Rehearsal runs two hours on Friday.', MONDAY);
     assert.deepEqual(rehearsal.map((d) => [d.phrase, d.duration]), [['two hours', true], ['on Friday', false]]);
+    // On main: "Maria Lopez arrived on Monday 30 November 2026 the meeting", "… will leave on Wednesday 2 December 2026 the wedding".
+    for (const s of ['I arrived an hour before the meeting.', "We'll leave two days after the wedding."]) {
+      const found = findDates(s, MONDAY);
+      assert.ok(found.length > 0 && found.every((d) => d.duration), `${s}: ${JSON.stringify(found)}`);
+    }
     // Pass on main too: a time from now, weeks from a weekday.
     for (const [s, date] of [['I will call you in two hours.', '2026-11-30'], ["It's two weeks away.", '2026-12-14'],
       ['I will be there two days from now.', '2026-12-02'], ['He called an hour ago.', '2026-11-30'], ['See you a week on Tuesday.', '2026-12-07']] as const) {
