@@ -7,6 +7,7 @@
  */
 import { BOOKING_NOUNS, saysClock } from './clock-time.js';
 import { clauseAround } from './told-tense.js';
+import { MONTH_SAID } from './months.js';
 
 /** Verbs that fix a time for something, in any form ("booked", "have reserved", "I'd arranged"). */
 const BOOKING_VERB = /\b(?:book(?:s|ed|ing)?|reserv(?:e|es|ed|ing)|schedul(?:e|es|ed|ing)|re-?schedul(?:e|es|ed|ing)|plann?(?:ed|ing)?|arrang(?:e|es|ed|ing)|organi[sz](?:e|es|ed|ing)|order(?:s|ed|ing)?|pencil(?:l?ed|l?ing)?|invit(?:e|es|ed|ing)|set\s+(?:it|that|this|them|one|something)?\s*up|sort(?:ed)?\s+out)\b/i;
@@ -23,7 +24,7 @@ const FOR_BEFORE = /\bfor\s+(?:the\s+)?$/i;
 /** What chrono may keep of "for" in its phrase ("for Friday"). */
 const FOR_IN_PHRASE = /^for\s+(?!(?:a|an|the\s+next|the\s+past|the\s+last|\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|few|couple)\b)/i;
 /** A day or a date, not a span: a weekday, today / tonight / tomorrow, a month, a day of the month. */
-const A_DAY = /^(?:for\s+)?(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\b|\b(?:jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|^(?:for\s+)?(?:the\s+)?\d/i;
+const A_DAY = new RegExp(String.raw`^(?:for\s+)?(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\b|\b(?:${MONTH_SAID})\b|^(?:for\s+)?(?:the\s+)?\d`, 'i');
 
 /**
  * A thing booked for a slot of its own (rules 97): a word that only names a booking (clock-time.ts `BOOKING_NOUNS`), a

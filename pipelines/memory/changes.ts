@@ -10,6 +10,7 @@ import { retellsTime } from './retimed.js';
 import { thingSlotKey } from './thing-keys.js';
 import { correctedAllergy } from './allergy-correction.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
+import { CAPITALISED_MONTH_NAME, MONTH_NAME } from './months.js';
 
 /** A noun followed by for / of / about / to: "a sucker for", "a fan of", "a stranger to" (no job). */
 export const IDIOM_NOUN = /^[a-z]+(?:\s+[a-z]+)?\s+(?:for|of|about|to|on)\b/i;
@@ -34,10 +35,10 @@ export interface SlotChange {
   withdrawn?: true;
 }
 
-const STOP = /\s+(?:last|next|this|on|over|during|since|today|tonight|tomorrow|yesterday|because|with|and|but|for|when|where|now|again|until|till|til|through|thru|anymore|these days|nowadays|in (?:the )?(?:spring|summer|autumn|fall|winter|january|february|march|april|may|june|july|august|september|october|november|december))\b.*$|[,.;!?].*$/i;
+const STOP = new RegExp(String.raw`\s+(?:last|next|this|on|over|during|since|today|tonight|tomorrow|yesterday|because|with|and|but|for|when|where|now|again|until|till|til|through|thru|anymore|these days|nowadays|in (?:the )?(?:spring|summer|autumn|fall|winter|${MONTH_NAME}))\b.*$|[,.;!?].*$`, 'i');
 const cut = (v: string | undefined): string => (v ?? '').replace(STOP, '').replace(/^(?:the|a|an)\s+(?=[A-Z])/, '').trim();
 /** A weekday or a month: "on" before one dates, it names no place. */
-const DATE_NAME = /^(?:Mondays?|Tuesdays?|Wednesdays?|Thursdays?|Fridays?|Saturdays?|Sundays?|January|February|March|April|May|June|July|August|September|October|November|December)\b/;
+const DATE_NAME = new RegExp(String.raw`^(?:Mondays?|Tuesdays?|Wednesdays?|Thursdays?|Fridays?|Saturdays?|Sundays?|${CAPITALISED_MONTH_NAME})\b`);
 
 /**
  * A place cut at its clause end (`stop`), but running on past "on" before a street or another named place ("a flat above

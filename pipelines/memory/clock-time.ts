@@ -12,6 +12,7 @@
  * only (rules 97: "the film festival on Saturday at 10" is 10am).
  */
 import type * as chrono from 'chrono-node';
+import { MONTH_NAMES } from './months.js';
 
 /** Words that say which half of the day a bare hour is in (chrono reads "Friday evening at 7" as 19:00). */
 const HALF_OF_DAY = /\b(?:noon|midday|midnight|morning|afternoon|evening|tonight|night)\b/i;
@@ -261,7 +262,7 @@ export function hourInstead(said: string): HourInstead | null {
 /** An hour "at" a clause's action, "instead" ("let's meet at 7 instead", "I'll leave work at about 4pm instead"). */
 const AT_HOUR_INSTEAD = new RegExp(String.raw`\bat\s+(?:(?:about|around)\s+)?(\d{1,2})(?::(\d{2}))?\s*(${HALF}|o['’]clock)?\s+instead\b(?!\s+of\b)`, 'i');
 /** A day said in a sentence: a weekday, "today", "tomorrow", "the weekend", "the 12th", a month (not "may", as often a verb). */
-const ANY_DAY = new RegExp(String.raw`\b(?:${DAY_WORD}|weekend|\d{1,2}(?:st|nd|rd|th)|(?:next|this|last)\s+week|january|february|march|april|june|july|august|september|october|november|december)\b`, 'i');
+const ANY_DAY = new RegExp(String.raw`\b(?:${DAY_WORD}|weekend|\d{1,2}(?:st|nd|rd|th)|(?:next|this|last)\s+week|${MONTH_NAMES.filter((m) => m !== 'May').join('|')})\b`, 'i');
 
 /**
  * The new hour said "at" a clause's own action with "instead", in a sentence of `said` that names no day ("let's meet at

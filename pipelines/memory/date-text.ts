@@ -5,9 +5,8 @@
  */
 import { spokenClock } from './clock-time.js';
 import { SUBJECT_PLACE, type FoundDate } from './relative-date.js';
+import { MONTH_NAMES } from './months.js';
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',
-  'November', 'December'];
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 /** A verb right after a date phrase: the phrase is its subject ("This week has been swamped", "Tomorrow is my birthday"). */
 const SUBJECT_VERB = /^\s*(?:['’]s\b|(?:is|was|has|had|will|would|could|might|may|must|seems?|seemed|looks?|looked|feels?|felt|went|goes|flew|flies|works?|worked|suits?|suited)\b)/i;
@@ -25,8 +24,8 @@ const PART_OF_DAY = /\b(morning|afternoon|evening|night)\b/i;
 export function spokenDate(date: string): string {
   const [y, m, d] = date.split('-').map(Number);
   if (y === undefined || m === undefined) return date;
-  if (d === undefined) return `${MONTHS[m - 1] ?? ''} ${y}`.trim();
-  return `${WEEKDAYS[new Date(Date.UTC(y, m - 1, d)).getUTCDay()]} ${d} ${MONTHS[m - 1]} ${y}`;
+  if (d === undefined) return `${MONTH_NAMES[m - 1] ?? ''} ${y}`.trim();
+  return `${WEEKDAYS[new Date(Date.UTC(y, m - 1, d)).getUTCDay()]} ${d} ${MONTH_NAMES[m - 1]} ${y}`;
 }
 
 /**

@@ -13,6 +13,7 @@ import { FOR_NOW_PREFERENCE } from './temporary-slots.js';
 import { canonicalSlot } from './thing-keys.js';
 import { replacedDecision } from './team-decisions.js';
 import { changedValue, holdsValue, namesDay, namesThing, retoldValue, tellsSelf, thingTerms, type ValueChange } from './value-change.js';
+import { MONTH_NAMES } from './months.js';
 
 /** A consolidation decision for one extracted fact. */
 export type Decision =
@@ -120,8 +121,8 @@ const FRAME = new Set(terms('want wants plan plans planning going go goes went w
   + 'cancelled canceled cancel called off decided skip skipping dropped drop forget mind instead rather changed able '
   + 'new some thing things one lot time like good great much more still now yet all about after again back '
   // Dates are written into fact text ("on Sunday 17 April 2022"): a shared date is no shared topic.
-  + 'monday tuesday wednesday thursday friday saturday sunday january february march april may june july august '
-  + 'september october november december week weekend month year today yesterday tomorrow'));
+  + `monday tuesday wednesday thursday friday saturday sunday ${MONTH_NAMES.join(' ').toLowerCase()} `
+  + 'week weekend month year today yesterday tomorrow'));
 
 /** True when the outcome and the open plan share a topic word; people's names (`people`, and the word opening either text) do not count. */
 function sameTopic(outcome: string, open: string, people: string[] = []): boolean {

@@ -21,6 +21,7 @@ import { DELIVERY_SLOT, deliveryTo } from './delivery-address.js';
 import { homeAddress } from './home-address.js';
 import { isCalendarWord } from '../speaker/calendar-words.js';
 import { RELATION_ROLES, isApposedName, isDaySaid } from './relation-apposition.js';
+import { MONTH_NAME } from './months.js';
 
 /** One sentence and who is speaking to whom. */
 export interface RuleContext {
@@ -438,7 +439,7 @@ const LEAD = String.raw`^(?:(?:oh|ah|well|okay|ok|sure|yes|yeah|right|thanks|tha
  */
 /** Gladness at what was just said ("glad to hear it", "good to know", "nice to hear that"). */
 const GLAD = String.raw`(?:(?:so|really|very)\s+)?(?:glad|good|great|nice|happy|lovely)\s+to\s+(?:hear|know)(?:\s+(?:it|that|this))?`;
-const MONTH_WORD = String.raw`(?:january|february|march|april|may|june|july|august|september|october|november|december)`;
+const MONTH_WORD = `(?:${MONTH_NAME})`;
 const SMALL_TALK = [
   new RegExp(String.raw`${LEAD}I(?:['’]m| am)\s+(?:(?:really|so|very|truly|terribly|awfully)\s+)?(?:sorry|glad|happy|sad|pleased|relieved|thrilled)\s+(?:about|to hear|for)\s+(?:that|this|it|you)\s*(?:[,.;!]|$)`, 'i'),
   new RegExp(String.raw`${LEAD}I(?:['’]ll| will)\s+(?:(?:remember|note|keep|bear)\s+(?:it|that|this)(?:\s+in mind)?|make a note of (?:it|that|this))\s*(?:[,.;!]|$)`, 'i'),

@@ -2,6 +2,7 @@
 import type { WinkMethods } from 'wink-nlp';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 import { NOT_BEFORE_SUBJECT_YOU, thirdPerson } from './pronouns.js';
+import { MONTH_NAME } from './months.js';
 
 /** Verbs whose past tense is spelled like the base form: left alone ("I hurt my back" is past). */
 const SAME_PAST = new Set(['hurt', 'put', 'cut', 'set', 'let', 'hit', 'read', 'quit', 'cost', 'shut', 'spread',
@@ -220,7 +221,7 @@ export const SERVICE_PEOPLE = new Set(['accountant', 'solicitor', 'lawyer', 'den
   'builder', 'plumber', 'electrician', 'mechanic', 'vet', 'nurse', 'gardener', 'handyman', 'decorator', 'optician', 'hairdresser',
   'babysitter', 'nanny', 'tutor']);
 /** Days and times the tagger may read as a name at the start of a sentence ("Yesterday was great"). */
-const TIME_WORD = /^(?:yesterday|today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)$/;
+const TIME_WORD = new RegExp(`^(?:yesterday|today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|${MONTH_NAME})$`);
 /** Words before a subject that leave it the subject ("so my sister…", "anyway, our neighbours…"). */
 const LEAD_WORDS = /^(?:(?:well|so|oh|and|but|anyway|actually|apparently|guess what|fun fact)\b[\s,]*)*/i;
 

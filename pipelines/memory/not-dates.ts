@@ -4,6 +4,7 @@
  * rules 89). relative-date.ts leaves them as said.
  */
 import { RELATION_ROLES } from './relation-apposition.js';
+import { CAPITALISED_MONTH_NAME, MONTH_SAID } from './months.js';
 
 /**
  * A recurring time (rules 49): "every weekend", "every Monday", "each Friday", "every other Sunday", "on weekends", "on
@@ -24,7 +25,7 @@ const CLOCK_AFTER = /^(?:\s*(?:[:.]\d|am\b|pm\b|a\.m\.|p\.m\.|o['’]?clock\b|h\
 /** Words naming a street or a building, after a house number ("4 Rose Court", "12 baker street", "flat 3"). */
 const STREET_WORD = /\b(?:street|st|road|rd|lane|ln|avenue|ave|drive|dr|close|court|crescent|way|place|square|terrace|gardens|grove|hill|row|walk|mews|park|house|flat|apartment|building|cottages?)\b/i;
 /** A weekday, a month or another time word: "at 4 Monday", "at 4 tomorrow" keep their clock time. */
-const TIME_AFTER = /^\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow|jan|feb|march|april|may|june|july|aug|sept?|oct|nov|dec|this|next|on|in|and|or|but|then|I)\b/i;
+const TIME_AFTER = new RegExp(String.raw`^\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow|${MONTH_SAID}|this|next|on|in|and|or|but|then|I)\b`, 'i');
 
 /**
  * True when the date phrase `phrase` (at `index` of `text`) is a house number, not a clock time (rules 49): a bare number
@@ -47,7 +48,7 @@ const ROLES = RELATION_ROLES.join('|');
 const RELATION_BEFORE = new RegExp(String.raw`\b(?:my|our|your|his|her|their|\p{Lu}[\p{L}-]*['’]s)\s+(?:new\s+|little\s+|older\s+|younger\s+)?(?:${ROLES})\s*,?\s+$`, 'iu');
 /** A relation told after a name ("April is Maria's daughter"), as a relation's fact is written. */
 const RELATION_AFTER = new RegExp(String.raw`^\s+(?:is|was)\s+(?:\p{Lu}[\p{L}-]*\s+)*\p{Lu}[\p{L}-]*['’]s\s+(?:${ROLES})\b`, 'u');
-const MONTH = /^(?:January|February|March|April|May|June|July|August|September|October|November|December)$/;
+const MONTH = new RegExp(`^(?:${CAPITALISED_MONTH_NAME})$`);
 
 /**
  * True when the date phrase `phrase` (at `index` of `text`) is a month's name capitalised right after a relation ("my daughter

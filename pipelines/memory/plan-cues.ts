@@ -5,6 +5,7 @@
  * ("tomorrow", "next week", "by Friday"), and a definite thing of the action's own ("the hotel",
  * "my passport").
  */
+import { MONTH_NAME } from './months.js';
 
 /** Words of frequency: what is done again and again, not once. */
 const FREQUENCY = 'usually|always|often|sometimes|normally|generally';
@@ -13,7 +14,7 @@ const FREQUENCY = 'usually|always|often|sometimes|normally|generally';
 export const HABIT = new RegExp(`\\b(?:${FREQUENCY}|never|regularly|every (?:day|morning|evening|night|week|weekend|month|time)|each (?:day|morning|week)|daily|weekly)\\b`, 'i');
 
 /** A time to come, said in words ("tomorrow", "next week", "this month", "on Friday", "by the end of…", "for March"). */
-export const FUTURE = /\b(?:(?:in|for|before|until) (?:january|february|march|april|may|june|july|august|september|october|november|december)\b|tomorrow|tonight|next|this (?:weekend|week|month|year|spring|summer|autumn|fall|winter|evening|afternoon|morning)|soon|later|in (?:a|two|three|a few) (?:days?|weeks?|months?)|on (?:the \d|mon|tue|wed|thu|fri|sat|sun)|by (?:mon|tue|wed|thu|fri|sat|sun|january|february|march|april|may|june|july|august|september|october|november|december|the end|tomorrow|next))/i;
+export const FUTURE = new RegExp(String.raw`\b(?:(?:in|for|before|until) (?:${MONTH_NAME})\b|tomorrow|tonight|next|this (?:weekend|week|month|year|spring|summer|autumn|fall|winter|evening|afternoon|morning)|soon|later|in (?:a|two|three|a few) (?:days?|weeks?|months?)|on (?:the \d|mon|tue|wed|thu|fri|sat|sun)|by (?:mon|tue|wed|thu|fri|sat|sun|${MONTH_NAME}|the end|tomorrow|next))`, 'i');
 
 /**
  * A modal or verb that looks ahead ("will", "'ll", "going to", "gonna", "shall", "need / have / want / hope /

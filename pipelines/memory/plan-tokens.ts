@@ -6,6 +6,7 @@
 import type { Wink } from '../wink.js';
 import type { WordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, SERVICE_PEOPLE } from './grammar.js';
+import { MONTH_NAMES } from './months.js';
 
 /** Verbs that frame an action rather than name it: "will", "I think", "let's". */
 export const FRAME_VERBS = new Set(['be', 'will', 'would', 'can', 'could', 'shall', 'should', 'may', 'might', 'must', 'think',
@@ -21,8 +22,7 @@ const DONE_VERBS = new Set(['finish', 'complete', 'do', 'wrap', 'stop']);
 export const PARTICLES = new Set(['up', 'out', 'off', 'down', 'away', 'back']);
 /** Nouns that date or size an action rather than say what it is about. */
 export const NOT_OBJECTS = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday',
-  'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november',
-  'december', 'spring', 'summer', 'autumn', 'fall', 'winter', 'day', 'week', 'weekend', 'month', 'year', 'today',
+  ...MONTH_NAMES.map((m) => m.toLowerCase()), 'spring', 'summer', 'autumn', 'fall', 'winter', 'day', 'week', 'weekend', 'month', 'year', 'today',
   'tomorrow', 'yesterday', 'tonight', 'morning', 'afternoon', 'evening', 'night', 'time', 'moment', 'hour', 'minute',
   'end', 'while', "i'm", 'im', 'i', 'thing', 'stuff', 'lot', 'bit', 'way', 'one', 'something', 'everything', 'anything', 'nothing']);
 /** British and American spellings of one verb, read as one ("enrolled" / "enroll"). */

@@ -8,6 +8,7 @@ import { isCalendarWord } from '../speaker/calendar-words.js';
 import { givenNamePrevalence } from '../speaker/given-names.js';
 import { isMixedCase } from '../speaker/name-tokens.js';
 import { couldBeName, isAlsoCommonWord } from '../speaker/name-words.js';
+import { isMonthWord } from './months.js';
 
 /** The relations of a person the rules read ("my sister Maria", "Ben is my manager"). */
 export const RELATION_ROLES = ['best friend', 'sister', 'brother', 'mother', 'mom', 'mum', 'father', 'dad', 'wife', 'husband',
@@ -34,17 +35,21 @@ export function isApposedName(word: string, text: string): boolean {
   return givenNamePrevalence(lower) > 0 && couldBeName(lower) && !isAlsoCommonWord(lower) && !isCalendarWord(lower);
 }
 
-const MONTH = /^(?:january|february|march|april|may|june|july|august|september|october|november|december)$/i;
+/** A day's number said after a month ("December 3", "May 3rd"; after a short form, its dot too: "Dec. 3"). */
+const DAY_NUMBER = /^\s*\d{1,2}(?:st|nd|rd|th)?\b/i;
+const SHORT_DAY_NUMBER = /^\.?\s*\d{1,2}(?:st|nd|rd|th)?\b/i;
 
 /**
- * Whether `word`, said after a relation ("my mother Tuesday", "my mother December 3"), is a day, date or time rather than
- * the relative's name: a weekday, today / tomorrow / tonight or a feast always; a month when a day's number follows it
- * (`after`: the text after the word) or when it is no listed given name ("my daughter April" names April).
+ * Whether `word`, said after a relation ("my mother Tuesday", "my mother December 3", "my mother Dec 3"), is a day, date or
+ * time rather than the relative's name: a weekday, today / tomorrow / tonight or a feast always; a month, by name or short
+ * form (months.ts), when a day's number follows it (`after`: the text after the word), and a month's name when it is no
+ * listed given name ("my daughter April" names April).
  */
 export function isDaySaid(word: string, after: string): boolean {
+  if (isMonthWord(word, true) && !isMonthWord(word) && SHORT_DAY_NUMBER.test(after)) return true;
   if (!isCalendarWord(word)) return false;
-  if (!MONTH.test(word)) return true;
-  return /^\s*\d{1,2}(?:st|nd|rd|th)?\b/i.test(after) || givenNamePrevalence(word.toLowerCase()) < 0.001;
+  if (!isMonthWord(word)) return true;
+  return DAY_NUMBER.test(after) || givenNamePrevalence(word.toLowerCase()) < 0.001;
 }
 
 /** Whether `text` names a relation beside its person ("my wife Maria"): the participants it names are looked up. */

@@ -9,10 +9,11 @@ import { addDays, weekdayOfNextWeek } from './calendar-day.js';
 import { NIGHT_NAMES, clockOf, hourInstead, hourWordsAsNumbers } from './clock-time.js';
 import { monthAheadYear } from './month-ahead.js';
 import { isHouseNumber, isRecurring, isRelativesName } from './not-dates.js';
-import { COUNTED } from './spans.js';
+import { COUNT as SPAN_COUNT, COUNTED } from './spans.js';
 import { clauseAround, toldAsPast, toldInPerfect, toldJustDone } from './told-tense.js';
 import { WEEK_FROM, mondayOf, weekFrom } from './week-from.js';
 import { weekdaysOfWeeks, withoutWeekdaysOfWeeks } from './weekday-of-week.js';
+import { MONTHS_SAID, MONTH_SAID, MONTH_SHORT } from './months.js';
 
 /** One date phrase found in a sentence. */
 export interface FoundDate {
@@ -43,8 +44,8 @@ export interface FoundDate {
 
 /** A time "last / past / previous" looks back over: a unit, a weekday, a month, a season, a holiday. */
 const TIME_WORD = String.raw`(?:nights?|evenings?|mornings?|afternoons?|weeks?|weekends?|fortnights?|months?|years?|decades?|centur(?:y|ies)|hours?|`
-  + String.raw`minutes?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tues?|weds?|thu(?:rs?)?|fri|jan(?:uary)?|feb(?:ruary)?|march|april|may|`
-  + String.raw`june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|spring|summer|autumn|fall|winter|term|semester|`
+  + String.raw`minutes?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tues?|weds?|thu(?:rs?)?|fri|${MONTH_SAID}|`
+  + String.raw`spring|summer|autumn|fall|winter|term|semester|`
   + String.raw`christmas|easter|halloween|thanksgiving|new\s+year(?:['’]s)?)`;
 /** A count before a time ("the last few days", "the past two weeks", "the previous couple of months"). */
 const COUNT = String.raw`(?:(?:few|couple(?:\s+of)?|several|\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+)`;
@@ -57,7 +58,7 @@ const COUNT = String.raw`(?:(?:few|couple(?:\s+of)?|several|\d+|one|two|three|fo
 const PAST = new RegExp(String.raw`\b(?:ago|yesterday|in\s+the\s+past|(?:last|past|previous)\s+(?:${COUNT}(?:days|${TIME_WORD})|${TIME_WORD})\b(?!\s+of\b))`
   + String.raw`(?![\w'’])`, 'i');
 /** A month's name, as a date phrase may give it ("in May", "on March 3rd", "Sept"). */
-const MONTH_NAME = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b/i;
+const MONTH_IN_PHRASE = new RegExp(String.raw`\b(?:${MONTH_SAID}|${MONTH_SHORT})\b`, 'i');
 const BARE_WEEKDAY = /^(?:on\s+|this\s+|next\s+|coming\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)\.?$/i;
 export const DURATION = /^for\s+/i;
 /** "spending / spend / spent" before a span ("spending two weeks in Rome"): the span is how long, like "for" (rules 28). */
@@ -161,8 +162,6 @@ export function ordinalDay(text: string, refIso: string): { phrase: string; date
   return { phrase: m[0], date: date.toISOString().slice(0, 10), index: m.index };
 }
 
-const MONTHS_SAID = ['jan(?:uary)?', 'feb(?:ruary)?', 'march', 'april', 'may', 'june', 'july', 'aug(?:ust)?', 'sept?(?:ember)?', 'oct(?:ober)?',
-  'nov(?:ember)?', 'dec(?:ember)?'];
 /** "last May", "next May": a month named with "last" or "next" and no day, which chrono does not read (rules 76). */
 const LAST_NEXT_MONTH = new RegExp(String.raw`\b(last|next)\s+(${MONTHS_SAID.map((m) => `(${m})`).join('|')})\b(?!\s*[-/]?\s*\d)`, 'gi');
 
@@ -219,8 +218,28 @@ export function eventOfClause(content: string, sentence: string, refIso: string,
  * 3rd", "planned for the 15th of May"): when, not how long. A span ("for a month", "for the next few days", "for the
  * weekend") is none.
  */
-const NAMED_DAY = /^(?:(?:next|this|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\b|\b(?:jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|^\d/i;
+const NAMED_DAY = new RegExp(String.raw`^(?:(?:next|this|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\b|\b(?:${MONTH_SAID})\b|^\d`, 'i');
 const SPAN_UNIT = /\b(?:seconds?|minutes?|hours?|days|weeks?|weekends?|fortnights?|months?|years?|decades?)\b/i;
+
+/**
+ * A length of time said bare, as a value ("my commute is an hour", "my shift is eight hours", "it takes about 45 minutes",
+ * "half an hour"; issue #16 item 3): chrono reads it as that long from now, but with no "in", "ago", "later" or "from now"
+ * it names no time, only how long. So too before or after a thing told ("I arrived an hour before the meeting", "we'll
+ * leave two days after the wedding"): a time from that thing, not from now. Not where the words after it make it one
+ * (`FROM_NOW_AFTER`: "two weeks away", "two days from now"), nor weeks before a weekday ("a week on Tuesday").
+ */
+const BARE_LENGTH = new RegExp(String.raw`^(?:(?:about|around|roughly|almost|nearly|over|under|only|just)\s+)?(?:half\s+an?|${SPAN_COUNT}(?:\s+and\s+a)?|half)\s+`
+  + String.raw`(?:seconds?|minutes?|hours?|days?|nights?|weeks?|fortnights?|months?|years?)(?:\s+(?:before|after))?$`, 'i');
+const FROM_NOW_AFTER = /^\s*(?:away|off|out|from\s+now|later|hence|['’]?\s*time|today|tomorrow)\b/i;
+/** "a week on Tuesday", "two weeks Friday": weeks counted from a weekday name a day ("two hours on Friday" does not). */
+const WEEKS_FROM_DAY = /weeks?$/i;
+const DAY_AFTER = /^\s*(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/i;
+
+/** Whether the date phrase `phrase` (at `index` of `text`) is a length said bare (`BARE_LENGTH`), no time. */
+function bareLength(text: string, index: number, phrase: string): boolean {
+  const after = text.slice(index + phrase.length);
+  return BARE_LENGTH.test(phrase) && !FROM_NOW_AFTER.test(after) && !(WEEKS_FROM_DAY.test(phrase) && DAY_AFTER.test(after));
+}
 
 /** A bare unit word after a determiner and before a noun is a modifier ("a weekend yoga class"), no date. */
 const UNIT_AS_MODIFIER = /^(?:weekend|week|month|year|day|night)$/i;
@@ -424,14 +443,14 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     }
     // "We went camping in May", told in December: chrono takes the nearest May, next year's; told of the past, a month
     // named without its year is this year's or last year's, never one to come (rules 38).
-    if (back && MONTH_NAME.test(phrase) && r.start.isCertain('month') && !r.start.isCertain('year') && date > refIso.slice(0, date.length)) {
+    if (back && MONTH_IN_PHRASE.test(phrase) && r.start.isCertain('month') && !r.start.isCertain('year') && date > refIso.slice(0, date.length)) {
       const year = Number(date.slice(0, 4)) - 1;
       // A 29 February said in the year after a leap year: last year had none, so its last day of February.
       const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
       date = `${year}${date.slice(4, 10) === '-02-29' && !leap ? `-02-28${date.slice(10)}` : date.slice(4)}`;
-    } else if (!back && MONTH_NAME.test(phrase) && r.start.isCertain('month') && !r.start.isCertain('year') && !r.start.isCertain('day')) {
+    } else if (!back && MONTH_IN_PHRASE.test(phrase) && r.start.isCertain('month') && !r.start.isCertain('year') && !r.start.isCertain('day')) {
       // "for two weeks in December", said on 5 December: this December, not next year's (`monthAheadYear`).
-      date = `${monthAheadYear(r.start.get('month')! - 1, instant.getTime(), text.slice(0, r.index + phrase.search(MONTH_NAME)))}${date.slice(4)}`;
+      date = `${monthAheadYear(r.start.get('month')! - 1, instant.getTime(), text.slice(0, r.index + phrase.search(MONTH_IN_PHRASE)))}${date.slice(4)}`;
     }
     const week = WEEK.test(phrase) && !DURATION.test(phrase);
     if (week) {
@@ -442,7 +461,7 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     // "for the next few days": chrono's phrase leaves out the "for (the)" before it. "Booked for Friday": a day, not how long.
     // "spending two weeks in Rome": a span after "spend" is how long too.
     const duration = DURATION.test(phrase) || (/\bfor\s+(?:the\s+)?$/i.test(text.slice(0, r.index)) && !namesDay(phrase))
-      || (SPEND_BEFORE.test(text.slice(0, r.index)) && COUNTED.test(phrase));
+      || (SPEND_BEFORE.test(text.slice(0, r.index)) && COUNTED.test(phrase)) || bareLength(text, r.index, phrase);
     const since = duration ? startOfPerfect(text, r, instant) : null;
     const clock = duration || week || date.length !== 10 ? null : clockOf(r.start, phrase, !back, text);
     const movedFrom = movedTo.includes(r.index + said);

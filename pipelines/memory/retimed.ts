@@ -9,10 +9,11 @@ import type { Fact } from '../../graph/memory-store.js';
 import { bareHour, bareHourSaid, eveningOuting, hourInstead, spokenClock, type HourInstead } from './clock-time.js';
 import { spokenDate } from './date-text.js';
 import { eveningBooked } from './plan-object.js';
+import { MONTH_SAID } from './months.js';
 
 /** A day or date as said: a weekday, "tomorrow", "the weekend", "the 12th", a month's day. */
 const DAY = String.raw`(?:(?:next|this|the)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|weekend|`
-  + String.raw`(?:the\s+)?\d{1,2}(?:st|nd|rd|th)|(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}(?:st|nd|rd|th)?)`;
+  + String.raw`(?:the\s+)?\d{1,2}(?:st|nd|rd|th)|(?:${MONTH_SAID})\.?\s+\d{1,2}(?:st|nd|rd|th)?)`;
 
 /** Words that say the plan changed ("change of plan", "plans have changed", "new plan"). */
 const CHANGE_OF_PLAN = /\b(?:change of plans?|(?:the\s+)?plans?\s+(?:has\s+|have\s+)?changed|new plan)\b/i;

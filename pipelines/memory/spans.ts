@@ -7,6 +7,7 @@ import * as chrono from 'chrono-node';
 import { DAY_MS } from '../../graph/core/time.js';
 import { monthAheadYear } from './month-ahead.js';
 import { NUMBER_WORDS } from '../../graph/spoken-digits.js';
+import { MONTH_NAME } from './months.js';
 
 /** The number words a span is counted by, "one" to "twelve" (their numbers: the one table, `NUMBER_WORDS`). */
 const COUNT_WORDS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'] as const;
@@ -76,7 +77,7 @@ export function nextMonday(ms: number): number {
 
 /** A start ahead named: "from Monday", "starting Friday", "next week / month", "in January", "on Friday", "tomorrow". */
 /** A month's name in full. */
-const MONTH = '(?:january|february|march|april|may|june|july|august|september|october|november|december)';
+const MONTH = `(?:${MONTH_NAME})`;
 const AHEAD = new RegExp(String.raw`\b(?:from|starting)\s+\S[^,.;!?]*|\bnext\s+(?:week|month)\b|\b(?:in|this|next)\s+${MONTH}\b`
   + String.raw`|\bon\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\btomorrow\b`, 'i');
 

@@ -1,6 +1,7 @@
 import { resolvePronouns, type Perspective } from './pronouns.js';
 import { COUNT, UNTIL } from './spans.js';
 import { staySpan } from './stay-span.js';
+import { CAPITALISED_MONTH_NAME, MONTH_NAME } from './months.js';
 
 /**
  * Stays: where a person is for a time ("I'm staying in Madrid for two weeks", "I'll be in Berlin until the 20th",
@@ -44,7 +45,7 @@ const VISITING = new RegExp(`${SUBJECT}\\s+visiting\\s+(?:((?:my|our|some|a|an|t
 /** A person called by a family word, not a place ("visiting Grandma"). */
 const FAMILY_NAME = /^(?:Grandma|Grandad|Granddad|Grandpa|Granny|Gran|Nan|Nana|Mum|Mom|Dad|Auntie|Aunty|Uncle|Aunt)\b/;
 /** A month or a weekday is when, not where ("I'll be in June", "in Friday's meeting"). */
-const DATE_NAME = /^(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Christmas|Easter)\b/;
+const DATE_NAME = new RegExp(`^(?:${CAPITALISED_MONTH_NAME}|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Christmas|Easter)\\b`);
 /**
  * An end said in words: a span ("for two weeks", "for ten days", "for the weekend", "spending two weeks", "spending the
  * summer"), "until / till / through …", "this week / month", "the rest of …". A stay with none is left to the other rules ("I'm in Oslo" may be anything).
@@ -55,7 +56,7 @@ const END_SAID = new RegExp(String.raw`\bfor\s+(?:the\s+)?(?:next\s+)?${COUNTED_
  * A start ahead named ("from Monday", "next week", "tomorrow", "on Friday", "in January"; not "until next month"): a stay
  * to come, a plan, not where the person is now.
  */
-const STARTS_AHEAD = new RegExp(String.raw`(?<!\b${UNTIL}\s+(?:the\s+end\s+of\s+)?)\b(?:from\s+\S|starting\s+\S|tomorrow|next\s+(?:week|weekend|month|year)|on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december))`, 'i');
+const STARTS_AHEAD = new RegExp(String.raw`(?<!\b${UNTIL}\s+(?:the\s+end\s+of\s+)?)\b(?:from\s+\S|starting\s+\S|tomorrow|next\s+(?:week|weekend|month|year)|on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|in\s+(?:${MONTH_NAME}))`, 'i');
 
 /** A stay a sentence tells: the place, and with or at whom the person stays ("with my grandmother") or whom they visit ("my parents"), as said. */
 export interface Stay {
@@ -69,7 +70,7 @@ export interface Stay {
 }
 
 /** A start ahead that names a span of its own ("next week", "in January"): a stay to come even with no end said. */
-const AHEAD_SPAN = /\bnext\s+(?:week|month)\b|\bin\s+(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
+const AHEAD_SPAN = new RegExp(String.raw`\bnext\s+(?:week|month)\b|\bin\s+(?:${MONTH_NAME})\b`, 'i');
 
 /**
  * The stay a first-person sentence tells, with an end said (`END_SAID`) or a start ahead that names a span (`AHEAD_SPAN`);

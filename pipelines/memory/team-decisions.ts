@@ -12,6 +12,7 @@ import { defaultWordNet } from '../retrieval/wordnet.js';
 import { wink } from '../wink.js';
 import type { ExtractedFact } from './extractor.js';
 import { readPlanObject } from './plan-object.js';
+import { MONTH_NAMES } from './months.js';
 
 /**
  * Words of a statement that say it changes what was agreed: "instead", "at all", "no longer", a change of mind,
@@ -34,8 +35,8 @@ const OWNER_NOW = /\b(?:(?:is|are|['’]s|['’]re)\s+(?:handling|doing|owning|c
  */
 const GENERIC = new Set(('use using used need move moving cut cutting handle handling plan plans target targeting way thing things '
   + 'time times day days week weeks month months year years today tomorrow morning afternoon evening night weekend '
-  + 'monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september '
-  + 'october november december team group everyone everybody people others other lot bit percent per cent mind change changes '
+  + `monday tuesday wednesday thursday friday saturday sunday ${MONTH_NAMES.join(' ').toLowerCase()} `
+  + 'team group everyone everybody people others other lot bit percent per cent mind change changes '
   + 'fine sure okay yeah go going work working take taking make making get getting start end deal part side point '
   + 'instead now all anymore longer will shall can may might must would could should gonna wanna '
   + 'one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred thousand half').split(' '));

@@ -7,6 +7,7 @@
 import { wink } from '../wink.js';
 import { aheadFromPast } from './ahead-from-past.js';
 import { LOOKS_AHEAD } from './plan-cues.js';
+import { MONTH_SAID } from './months.js';
 
 /**
  * Present forms whose lemma differs from the word though they tell of now: "be", and the stems wink splits off
@@ -35,8 +36,8 @@ const NOT_NAME = String.raw`(?:Then|Just|Maybe|Please|Never|Always|Don|Do|Did|Wi
 const NOUN_SUBJECT_SAME_FORM_PAST = new RegExp(String.raw`(?:^|[,;:]\s*|\b(?:and|but|so|because|when)\s+)(?:(?:[Mm]y|[Hh]is|[Hh]er|[Oo]ur|[Tt]heir|[Yy]our|[Tt]he)`
   + String.raw`(?:\s+(?!${NOT_SUBJECT_WORD})[a-z]+){1,3}|(?!${NOT_NAME})[A-Z][a-z]+)\s+(?:just\s+|finally\s+|already\s+|actually\s+)?(?:quit|cut|hurt|split|shut)\b`);
 /** A month, a weekday, a part of the day or a date number: what may follow the words of a time ("Sunday morning", "May 5"). */
-const TIME_GOES_ON = String.raw`(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|`
-  + String.raw`sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|today|tonight|tomorrow|morning|afternoon|evening|night|\d|o['’]clock|[ap]\.?m\b)`;
+const TIME_GOES_ON = String.raw`(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|${MONTH_SAID}|`
+  + String.raw`today|tonight|tomorrow|morning|afternoon|evening|night|\d|o['’]clock|[ap]\.?m\b)`;
 /**
  * Where the words of a time end (rules 74): at the end of the sentence or clause, before a word that begins a new part
  * ("at 3", "because", "instead") or where the time goes on ("Sunday morning", "the end of the month"). Not before a noun:
@@ -50,7 +51,7 @@ const TIME_ENDS = String.raw`(?=\s*(?:[.,;:!?)]|$)|\s+(?:${TIME_GOES_ON}|of\s+(?
  * end of…" ("moved to Sunday", "postponed till next week", "moved to the 12th"; not "moved to Leeds", "moved to the city").
  */
 const A_TIME = String.raw`(?:on\s+)?(?:the\s+)?(?:(?:next|this|coming|following|same|early|late|mid)[\s-]+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|`
-  + String.raw`jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|`
+  + String.raw`${MONTH_SAID}|`
   + String.raw`today|tonight|tomorrow|later|\d+(?:st|nd|rd|th)?|week|weekend|month|year|morning|afternoon|evening|night|noon|midday|midnight|`
   + String.raw`spring|summer|autumn|fall|winter|end|start|beginning|middle|day\s+after)\b${TIME_ENDS}`;
 /**
