@@ -1,0 +1,54 @@
+/**
+ * Rules 98 (listen; issue #16 items 1, 3, 4): a booking the speaker told of the past or as a mistake is no booking of the
+ * listener; "you're all set for tonight" books nothing; "I booked you both a table" is the listener's booking, not garbled;
+ * a move naming the booking's doctor or the kind of doctor moves it, one naming another does not. Each failed on main
+ * abd378e4 (what it did there in the comment).
+ */
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { factsSaid } from '../../helpers/extract-said.js';
+import { memoryFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
+
+const MONDAY = '2026-12-07T10:00:00.000Z';
+const LATER = '2026-12-07T10:01:00.000Z';
+
+/** The facts of `text` said alone by Jo (the receptionist) to Ana (the caller): [content, eventTime]. */
+const toCaller = async (text: string): Promise<[string, string | null][]> =>
+  (await factsSaid(text, MONDAY, ['jo', 'Jo'], ['ana', 'Ana'])).map((f) => [f.content, f.eventTime ?? null]);
+
+describe('rules 98: a booking of the listener read only where one stands (issue #16 item 1)', () => {
+  test('a booking told of the past or as a mistake is no booking to come', async () => {
+    // On main: "Sorry, Ana is booked for the wrong day in the week of Monday 30 November 2026" (a plan).
+    for (const s of ['Sorry, I booked you for the wrong day last week', 'I booked you in last time, I think, for the cleaning',
+      'I booked you for Tuesday yesterday by mistake']) {
+      const facts = await toCaller(s);
+      assert.ok(!facts.some(([c]) => /\bAna is booked\b/.test(c)), `${s}: ${JSON.stringify(facts)}`);
+      assert.ok(!facts.some(([, t]) => t !== null && t >= MONDAY.slice(0, 10)), `${s}: ${JSON.stringify(facts)}`);
+    }
+  });
+
+  test('"You\'re all set for tonight, the car is outside" books nothing', async () => {
+    // On main: "Ana is booked in for Monday 7 December 2026, the car is outside".
+    const facts = await toCaller("You're all set for tonight, the car is outside");
+    assert.ok(!facts.some(([c]) => /booked/.test(c)), JSON.stringify(facts));
+  });
+
+  test('"all set for" a time, with someone or for a thing still books', async () => {
+    for (const [s, want] of [
+      ["You're all set for Tuesday at 10am", /^Ana is booked in for Tuesday 8 December 2026 at 10am$/],
+      ["You're all set for the cleaning on Tuesday", /^Ana is booked in for the cleaning on Tuesday 8 December 2026$/],
+    ] as const) {
+      const facts = await toCaller(s);
+      assert.ok(facts.some(([c]) => want.test(c)), `${s}: ${JSON.stringify(facts)}`);
+    }
+  });
+
+  test('"I booked you both a table…" is the listener\'s booking, read clean', async () => {
+    // On main: "Ana is booked both a table for Friday 11 December 2026 at 8pm".
+    for (const s of ['I booked you both a table for Friday at 8pm', "I've got you both booked for Friday at 8pm"]) {
+      const facts = await toCaller(s);
+      assert.ok(!facts.some(([c]) => /\bboth\b/.test(c)), `${s}: ${JSON.stringify(facts)}`);
+      assert.ok(facts.some(([c]) => /^Ana is booked for (?:a table for )?Friday 11 December 2026 at 8pm$/.test(c)), `${s}: ${JSON.stringify(facts)}`);
+    }
+  });
+});
