@@ -12,7 +12,7 @@ import { spokenDate } from './date-text.js';
 import { FOR_NOW_PREFERENCE } from './temporary-slots.js';
 import { canonicalSlot } from './thing-keys.js';
 import { replacedDecision } from './team-decisions.js';
-import { changedValue, holdsValue, namesDay, namesThing, retoldValue, tellsSelf, thingTerms, type ValueChange } from './value-change.js';
+import { changedValue, holdsValue, namesDay, namesThing, retoldValue, tellsSelf, thingTerms, unmetThingTerms, type ValueChange } from './value-change.js';
 
 /** A consolidation decision for one extracted fact. */
 export type Decision =
@@ -489,7 +489,7 @@ function movedFor(fact: ExtractedFact, change: ValueChange, candidates: Candidat
     && (c.fact.slot === null || c.fact.slot.startsWith('plan:')) && !pastAct(c.fact)
     && c.fact.eventTime?.length === 10 && c.fact.eventTime >= c.fact.validFrom.slice(0, 10));
   const owner = change.owner;
-  const ownerSaid = (text: string): boolean => !owner || new RegExp(String.raw`\b${owner}\b`).test(text);
+  const ownerSaid = (text: string): boolean => !owner || new RegExp(String.raw`\b${owner.replace(/[.]/g, '\\.')}\b`).test(text);
   // A thing moved with no person named is a booking's ("move my cleaning…"), not a team's plan ("move the launch…",
   // team-decisions.ts).
   const ofThing = (c: Candidate): boolean => namesThing(c.fact.content, change, names) && ownerSaid(c.fact.content)
@@ -505,8 +505,9 @@ function movedFor(fact: ExtractedFact, change: ValueChange, candidates: Candidat
   };
   // Any booking of the person only where the thing names nothing of its own ("your appointment"): one naming someone
   // ("your appointment with Dr. Kim") is moved only where a booking names them too (rules 93), or a slot taken (rules 89).
+  // A doctor's trade ("your dentist appointment") is met by a booking with a doctor by title ("…with Dr. Patel…"; rules 98).
   const ofOwner = (c: Candidate): boolean => owner !== undefined && ownerSaid(c.fact.content)
-    && ((thingTerms(change, names).length === 0 && BOOKED.test(c.fact.content)) || slotOf(c));
+    && ((unmetThingTerms(c.fact.content, change, names).length === 0 && BOOKED.test(c.fact.content)) || slotOf(c));
   // Told again ("your cleaning is now on Thursday…" after the move): the booking of that day is kept.
   // A slot taken at the new time is no booking told again: the move of the booking it stands for is still to be read
   // (rules 94: "Thursday at 3pm works for me", then "I moved your appointment with Dr. Patel to Thursday at 3pm").

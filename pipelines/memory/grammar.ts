@@ -216,6 +216,13 @@ export const PEOPLE = new Set(['sister', 'brother', 'mother', 'mom', 'mum', 'fat
 export const SERVICE_PEOPLE = new Set(['accountant', 'solicitor', 'lawyer', 'dentist', 'physiotherapist', 'physio', 'architect',
   'builder', 'plumber', 'electrician', 'mechanic', 'vet', 'nurse', 'gardener', 'handyman', 'decorator', 'optician', 'hairdresser',
   'babysitter', 'nanny', 'tutor']);
+/**
+ * People one sees as a doctor of some kind, whom a booking names by title ("with Dr. Patel"): "your dentist appointment",
+ * "the vet" name a booking with a doctor (rules 98, value-change.ts `doctorsKind`).
+ */
+export const DOCTOR_TRADES = new Set(['doctor', 'dentist', 'gp', 'vet', 'physio', 'physiotherapist', 'optician', 'optometrist', 'therapist',
+  'surgeon', 'orthodontist', 'dermatologist', 'paediatrician', 'pediatrician', 'hygienist', 'consultant', 'specialist', 'chiropractor',
+  'podiatrist', 'psychiatrist', 'psychologist', 'gynaecologist', 'gynecologist', 'cardiologist', 'osteopath']);
 /** Days and times the tagger may read as a name at the start of a sentence ("Yesterday was great"). */
 const TIME_WORD = /^(?:yesterday|today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)$/;
 /** Words before a subject that leave it the subject ("so my sister…", "anyway, our neighbours…"). */

@@ -52,3 +52,34 @@ describe('rules 98: a booking of the listener read only where one stands (issue 
     }
   });
 });
+
+describe('rules 98: a move naming the booking\'s doctor or kind moves it, one naming another does not (issue #16 item 3)', () => {
+  const fixtures: MemoryFixture[] = [];
+  after(async () => {
+    for (const f of fixtures) await f.close();
+  });
+  /** The open facts after Jess told Maria Lopez her booking, then `move`. */
+  const openAfter = async (tenant: string, move: string): Promise<string[]> => {
+    const f = await memoryFixture(tenant, ['Jess', 'Maria Lopez']);
+    fixtures.push(f);
+    await f.say('s1', 'Jess', ['Maria Lopez'], "You're booked in with Dr. Patel on Tuesday at 10am.", MONDAY);
+    await f.say('s1', 'Jess', ['Maria Lopez'], move, LATER);
+    return (await f.memory.listFacts(tenant)).filter((x) => x.validTo === null).map((x) => x.content);
+  };
+
+  test('"I moved your dentist appointment / Dr. Patel\'s appointment to Thursday" moves the booking with Dr. Patel', async () => {
+    // On main: the booking left on Tuesday beside the move.
+    for (const [i, move] of ['I moved your dentist appointment to Thursday.', "I moved Dr. Patel's appointment to Thursday."].entries()) {
+      const open = await openAfter(`t-98-move-${i}`, move);
+      assert.ok(!open.some((c) => c.includes('Tuesday 8 December')), `${move}: ${JSON.stringify(open)}`);
+      assert.ok(open.some((c) => /Dr\. Patel on Thursday 10 December 2026 at 10am/.test(c)), `${move}: ${JSON.stringify(open)}`);
+    }
+  });
+
+  test('a move naming another doctor or another kind of booking leaves it', async () => {
+    for (const [i, move] of ["I moved Dr. Kim's appointment to Thursday.", 'I moved your haircut to Thursday.', "I moved Tom's dentist appointment to Thursday."].entries()) {
+      const open = await openAfter(`t-98-other-${i}`, move);
+      assert.ok(open.includes('Maria Lopez is booked in with Dr. Patel on Tuesday 8 December 2026 at 10am'), `${move}: ${JSON.stringify(open)}`);
+    }
+  });
+});
