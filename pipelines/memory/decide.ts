@@ -2,7 +2,7 @@ import type { Fact } from '../../graph/memory-store.js';
 import { terms } from '../../graph/lexical-terms.js';
 import { isIntention } from './changes.js';
 import { habitOrMaxim } from './plan-cues.js';
-import { PLANNED_KINDS as SETTLEABLE, PROPOSAL, cancelIsPlanDone, cancelsByObject, settlesByObject } from './plan-match.js';
+import { PLANNED_KINDS as SETTLEABLE, PROPOSAL, cancelIsPlanDone, cancelsByObject, cancelsPlanItself, settlesByObject } from './plan-match.js';
 import type { ExtractedFact } from './extractor.js';
 import { keyedIdentifier, ofIdentifierKind } from './identifiers.js';
 import { cancelledBookings, cancelledOrders } from './cancelled-plans.js';
@@ -582,8 +582,13 @@ export class RuleDecider implements Decider {
         && aboutPlan(fact, c.fact, names) && !(fact.settles === 'done' && notYetDue(c.fact, time));
       // A plan first; an event told for a day ("the match is on Saturday") only when no plan is about the same thing, and
       // only by a reschedule or a cancellation.
-      const open = candidates.find((c) => (SETTLEABLE.has(c.fact.kind) || (isIntention(c.fact.content) && !resolutionDone(fact, c.fact))
-          || (fact.settles === 'done' && PROBLEM.test(c.fact.content))) && fits(c))
+      const plans = candidates.filter((c) => (SETTLEABLE.has(c.fact.kind) || (isIntention(c.fact.content) && !resolutionDone(fact, c.fact))
+          || (fact.settles === 'done' && PROBLEM.test(c.fact.content))) && fits(c));
+      // A cancellation closes the plan of the thing it calls off before one that only mentions it ("renew my passport
+      // before the Lisbon trip"; rules 98).
+      const itself = fact.settles === 'cancelled' && fact.planObject
+        ? plans.find((c) => c.fact.planObject && cancelsPlanItself(fact.planObject!, c.fact.planObject)) : undefined;
+      const open = itself ?? plans[0]
         ?? candidates.find((c) => (fact.settles === 'instead' || fact.settles === 'cancelled') && c.fact.planObject?.event === true && fits(c));
       // "Let's do Saturday at seven instead", "can we do 7 instead?": an alternative naming only a new time moves the latest
       // plan dated that day it may move (`timeMove`).

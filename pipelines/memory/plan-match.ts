@@ -18,6 +18,14 @@ function sharesObject(some: readonly string[], of: readonly string[]): boolean {
   return some.some((w) => of.includes(w));
 }
 
+/**
+ * True when the thing `cancel` calls off is what `plan` is of, a head noun of both ("cancel the Lisbon trip" / "planning a
+ * trip to Lisbon"), not a plan that only mentions it ("renew my passport before the Lisbon trip"; rules 98).
+ */
+export function cancelsPlanItself(cancel: PlanObject, plan: PlanObject): boolean {
+  return sharesObject(cancel.objects, plan.objects);
+}
+
 /** What an object stands for: its head nouns, or where it has none ("drive us to the airport"), its complements. */
 function aboutWords(o: PlanObject): string[] {
   return o.objects.length > 0 ? o.objects : o.complements;

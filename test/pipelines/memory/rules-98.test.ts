@@ -83,3 +83,32 @@ describe('rules 98: a move naming the booking\'s doctor or kind moves it, one na
     }
   });
 });
+
+describe('rules 98: a cancellation closes the plan that is the thing called off, not one that mentions it (issue #16 item 2)', () => {
+  const fixtures: MemoryFixture[] = [];
+  after(async () => {
+    for (const f of fixtures) await f.close();
+  });
+  /** All facts after Maria's turns to Jo, one a minute apart. */
+  const factsAfter = async (tenant: string, turns: string[]) => {
+    const f = await memoryFixture(tenant, ['Maria', 'Jo']);
+    fixtures.push(f);
+    for (const [i, text] of turns.entries()) await f.say('s1', 'Maria', ['Jo'], text, new Date(Date.parse(MONDAY) + i * 60_000).toISOString());
+    return f.memory.listFacts(tenant, { includeHistory: true });
+  };
+
+  test('"We had to cancel the Lisbon trip…" closes the trip, and the passport task told before it stays', async () => {
+    // On main: the passport fact closed and the trip left open.
+    for (const [i, turns] of [
+      ['We are planning a trip to Lisbon in May.', 'I need to renew my passport before the Lisbon trip.', 'We had to cancel the Lisbon trip because Ana broke her leg.'],
+      ['I need to renew my passport before the Lisbon trip.', 'We are planning a trip to Lisbon in May.', 'We had to cancel the Lisbon trip because Ana broke her leg.'],
+    ].entries()) {
+      const all = await factsAfter(`t-98-trip-${i}`, turns);
+      const open = all.filter((x) => x.validTo === null).map((x) => x.content);
+      const closed = all.filter((x) => x.validTo !== null).map((x) => x.content);
+      assert.ok(closed.some((c) => /trip to Lisbon in May/.test(c)), `${i}: ${JSON.stringify({ open, closed })}`);
+      assert.ok(!open.some((c) => /plann.*trip to Lisbon/.test(c)), `${i}: ${JSON.stringify({ open, closed })}`);
+      assert.ok(open.some((c) => /renew .*passport/.test(c)), `${i}: ${JSON.stringify({ open, closed })}`);
+    }
+  });
+});
