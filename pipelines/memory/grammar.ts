@@ -218,9 +218,9 @@ export const SERVICE_PEOPLE = new Set(['accountant', 'solicitor', 'lawyer', 'den
   'babysitter', 'nanny', 'tutor']);
 /**
  * People one sees as a doctor of some kind, whom a booking names by title ("with Dr. Patel"): "your dentist appointment",
- * "the vet" name a booking with a doctor (rules 98, value-change.ts `doctorsKind`).
+ * "your GP appointment" name a booking with a doctor (rules 98, value-change.ts `unmetThingTerms`). Not a vet: a pet's.
  */
-export const DOCTOR_TRADES = new Set(['doctor', 'dentist', 'gp', 'vet', 'physio', 'physiotherapist', 'optician', 'optometrist', 'therapist',
+export const DOCTOR_TRADES = new Set(['doctor', 'dentist', 'gp', 'physio', 'physiotherapist', 'optician', 'optometrist', 'therapist',
   'surgeon', 'orthodontist', 'dermatologist', 'paediatrician', 'pediatrician', 'hygienist', 'consultant', 'specialist', 'chiropractor',
   'podiatrist', 'psychiatrist', 'psychologist', 'gynaecologist', 'gynecologist', 'cardiologist', 'osteopath']);
 /** Days and times the tagger may read as a name at the start of a sentence ("Yesterday was great"). */

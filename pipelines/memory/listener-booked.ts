@@ -8,17 +8,19 @@ import { PAST_TIME } from './spoken-clauses.js';
 
 /**
  * The speaker's booking of the listener: "I booked you", "I've (just) booked you", "I have now booked you", "I've got you
- * booked"; "you both / you all / you two" (rules 98) are the listeners, told as "you".
+ * booked"; "you both / you all" (and "got you two booked"; rules 98) are the listeners, told as "you" ("booked you two
+ * seats" books two seats).
  */
-const BOOKED_YOU = /\bI(?:['’]ve|\s+have)?\s+(?:(?:just|now|already|gone ahead and)\s+)?(?:booked\s+you|got\s+you(?:\s+(?:both|all|two))?\s+booked)\b(?:\s+(?:both|all|two)\b)?(\s+in\b)?(?:\s+(?=(?:a|an|the|for|on|with|at)\b))?/i;
+const BOOKED_YOU = /\bI(?:['’]ve|\s+have)?\s+(?:(?:just|now|already|gone ahead and)\s+)?(?:booked\s+you|got\s+you(?:\s+(?:both|all|two))?\s+booked)\b(?:\s+(?:both|all)\b)?(\s+in\b)?(?:\s+(?=(?:a|an|the|two|three|four|five|six|\d+|for|on|with|at)\b))?/i;
 /** "You're all set for Tuesday at 10am": the booking said done. */
 const ALL_SET = /\byou(?:['’]re|\s+are)\s+all\s+set\s+for\b/i;
 /**
- * What a booking said done books (rules 98): a clock time ("at 10am", "10:30", "at 3"), someone it is with ("with Dr.
- * Patel") or a thing ("for the cleaning", "for your appointment"). "You're all set for tonight, the car is outside" is
- * someone made ready, no booking.
+ * What a booking said done books (rules 98): a day or date ("for Thursday", "for the 20th"), a clock time ("at 10am",
+ * "10:30", "at 3"), someone it is with ("with Dr. Patel") or a thing ("for the cleaning", "for your appointment").
+ * "You're all set for tonight, the car is outside" is someone made ready, as "all set for today / tomorrow" may be: no
+ * booking.
  */
-const BOOKED_THING = /\bat\s+\d|\d(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)|\bwith\s+\p{Lu}|\bfor\s+(?:a|an|the|your|my|two|three|four)\s+\p{L}/iu;
+const BOOKED_THING = /\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bthe\s+\d{1,2}(?:st|nd|rd|th)\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d|\bat\s+\d|\d(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)|\bwith\s+\p{Lu}|\bfor\s+(?:a|an|the|your|my|two|three|four)\s+\p{L}/iu;
 /**
  * A booking told with a time behind ("last week", "yesterday", "last time") or as a mistake ("for the wrong day"): the
  * speaker's past act, no booking that stands (rules 98).
@@ -30,8 +32,8 @@ export function withListenerBooked(sentence: string): string {
   if (PAST_OR_WRONG.test(sentence)) return sentence;
   const booked = sentence.replace(BOOKED_YOU, (_m, inWord: string | undefined, offset: number, all: string) => {
     const rest = all.slice(offset + _m.length);
-    // "booked you a table": the thing booked is what the listener is booked for.
-    const forThing = !inWord && /^(?:a|an|the)\b/i.test(rest);
+    // "booked you a table", "booked you two seats": the thing booked is what the listener is booked for.
+    const forThing = !inWord && /^(?:a|an|the|two|three|four|five|six|\d+)\b/i.test(rest);
     return inWord ? "you're booked in " : forThing ? "you're booked for " : "you're booked ";
   });
   const set = ALL_SET.exec(booked);

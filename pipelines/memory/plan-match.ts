@@ -19,11 +19,12 @@ function sharesObject(some: readonly string[], of: readonly string[]): boolean {
 }
 
 /**
- * True when the thing `cancel` calls off is what `plan` is of, a head noun of both ("cancel the Lisbon trip" / "planning a
- * trip to Lisbon"), not a plan that only mentions it ("renew my passport before the Lisbon trip"; rules 98).
+ * True when the thing `cancel` calls off is what `plan` is of (`aboutWords`: its head nouns, else where it goes): "cancel
+ * the Lisbon trip" / "planning a trip to Lisbon", "the concert got cancelled" / "going to the concert"; not a plan of a
+ * thing of its own that only mentions it ("renew my passport before the Lisbon trip"; rules 98).
  */
 export function cancelsPlanItself(cancel: PlanObject, plan: PlanObject): boolean {
-  return sharesObject(cancel.objects, plan.objects);
+  return sharesObject(aboutWords(cancel), aboutWords(plan));
 }
 
 /** What an object stands for: its head nouns, or where it has none ("drive us to the airport"), its complements. */

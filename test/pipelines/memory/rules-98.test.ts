@@ -36,6 +36,7 @@ describe('rules 98: a booking of the listener read only where one stands (issue 
   test('"all set for" a time, with someone or for a thing still books', async () => {
     for (const [s, want] of [
       ["You're all set for Tuesday at 10am", /^Ana is booked in for Tuesday 8 December 2026 at 10am$/],
+      ["You're all set for Thursday", /^Ana is booked in for Thursday 10 December 2026$/],
       ["You're all set for the cleaning on Tuesday", /^Ana is booked in for the cleaning on Tuesday 8 December 2026$/],
     ] as const) {
       const facts = await toCaller(s);
@@ -77,7 +78,8 @@ describe('rules 98: a move naming the booking\'s doctor or kind moves it, one na
   });
 
   test('a move naming another doctor or another kind of booking leaves it', async () => {
-    for (const [i, move] of ["I moved Dr. Kim's appointment to Thursday.", 'I moved your haircut to Thursday.', "I moved Tom's dentist appointment to Thursday."].entries()) {
+    for (const [i, move] of ["I moved Dr. Kim's appointment to Thursday.", 'I moved your haircut to Thursday.', "I moved Tom's dentist appointment to Thursday.",
+      'I moved your vet appointment to Thursday.'].entries()) {
       const open = await openAfter(`t-98-other-${i}`, move);
       assert.ok(open.includes('Maria Lopez is booked in with Dr. Patel on Tuesday 8 December 2026 at 10am'), `${move}: ${JSON.stringify(open)}`);
     }
@@ -97,6 +99,14 @@ describe('rules 98: a cancellation closes the plan that is the thing called off,
     return f.memory.listFacts(tenant, { includeHistory: true });
   };
 
+  test('"The concert got cancelled" closes going to the concert, not buying tickets for it', async () => {
+    // On main: the tickets task closed and the concert left open.
+    const all = await factsAfter('t-98-concert', ['I am going to the concert on Saturday.', 'I need to buy tickets for the concert.', 'The concert got cancelled.']);
+    const open = all.filter((x) => x.validTo === null).map((x) => x.content);
+    assert.ok(!open.some((c) => /going to the concert/.test(c)), JSON.stringify(open));
+    assert.ok(open.some((c) => /buy tickets for the concert/.test(c)), JSON.stringify(open));
+  });
+
   test('"We had to cancel the Lisbon trip…" closes the trip, and the passport task told before it stays', async () => {
     // On main: the passport fact closed and the trip left open.
     for (const [i, turns] of [
@@ -110,5 +120,13 @@ describe('rules 98: a cancellation closes the plan that is the thing called off,
       assert.ok(!open.some((c) => /plann.*trip to Lisbon/.test(c)), `${i}: ${JSON.stringify({ open, closed })}`);
       assert.ok(open.some((c) => /renew .*passport/.test(c)), `${i}: ${JSON.stringify({ open, closed })}`);
     }
+  });
+});
+
+describe('rules 98: "booked you two seats" books two seats', () => {
+  test('a count after "booked you" is the things booked', async () => {
+    // On main: "Ana is booked two seats for the concert on Sunday 20 December 2026".
+    const facts = await toCaller('I booked you two seats for the concert on the 20th');
+    assert.ok(facts.some(([c]) => /^Ana is booked for two seats for the concert on Sunday 20 December 2026$/.test(c)), JSON.stringify(facts));
   });
 });
