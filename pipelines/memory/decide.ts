@@ -2,7 +2,7 @@ import type { Fact } from '../../graph/memory-store.js';
 import { terms } from '../../graph/lexical-terms.js';
 import { isIntention } from './changes.js';
 import { habitOrMaxim } from './plan-cues.js';
-import { PLANNED_KINDS as SETTLEABLE, PROPOSAL, cancelIsPlanDone, cancelsByObject, settlesByObject } from './plan-match.js';
+import { PLANNED_KINDS as SETTLEABLE, PROPOSAL, cancelIsPlanDone, cancelsByObject, cancelsPlanItself, settlesByObject } from './plan-match.js';
 import type { ExtractedFact } from './extractor.js';
 import { keyedIdentifier, ofIdentifierKind } from './identifiers.js';
 import { cancelledBookings, cancelledOrders } from './cancelled-plans.js';
@@ -12,7 +12,7 @@ import { spokenDate } from './date-text.js';
 import { FOR_NOW_PREFERENCE } from './temporary-slots.js';
 import { canonicalSlot } from './thing-keys.js';
 import { replacedDecision } from './team-decisions.js';
-import { changedValue, holdsValue, namesDay, namesThing, retoldValue, tellsSelf, thingTerms, type ValueChange } from './value-change.js';
+import { changedValue, holdsValue, namesDay, namesThing, retoldValue, tellsSelf, thingTerms, unmetThingTerms, type ValueChange } from './value-change.js';
 import { MONTH_NAMES } from './months.js';
 
 /** A consolidation decision for one extracted fact. */
@@ -490,7 +490,7 @@ function movedFor(fact: ExtractedFact, change: ValueChange, candidates: Candidat
     && (c.fact.slot === null || c.fact.slot.startsWith('plan:')) && !pastAct(c.fact)
     && c.fact.eventTime?.length === 10 && c.fact.eventTime >= c.fact.validFrom.slice(0, 10));
   const owner = change.owner;
-  const ownerSaid = (text: string): boolean => !owner || new RegExp(String.raw`\b${owner}\b`).test(text);
+  const ownerSaid = (text: string): boolean => !owner || new RegExp(String.raw`\b${owner.replace(/[.]/g, '\\.')}\b`).test(text);
   // A thing moved with no person named is a booking's ("move my cleaning…"), not a team's plan ("move the launch…",
   // team-decisions.ts).
   const ofThing = (c: Candidate): boolean => namesThing(c.fact.content, change, names) && ownerSaid(c.fact.content)
@@ -506,8 +506,9 @@ function movedFor(fact: ExtractedFact, change: ValueChange, candidates: Candidat
   };
   // Any booking of the person only where the thing names nothing of its own ("your appointment"): one naming someone
   // ("your appointment with Dr. Kim") is moved only where a booking names them too (rules 93), or a slot taken (rules 89).
+  // A doctor's trade ("your dentist appointment") is met by a booking with a doctor by title ("…with Dr. Patel…"; rules 98).
   const ofOwner = (c: Candidate): boolean => owner !== undefined && ownerSaid(c.fact.content)
-    && ((thingTerms(change, names).length === 0 && BOOKED.test(c.fact.content)) || slotOf(c));
+    && ((unmetThingTerms(c.fact.content, change, names).length === 0 && BOOKED.test(c.fact.content)) || slotOf(c));
   // Told again ("your cleaning is now on Thursday…" after the move): the booking of that day is kept.
   // A slot taken at the new time is no booking told again: the move of the booking it stands for is still to be read
   // (rules 94: "Thursday at 3pm works for me", then "I moved your appointment with Dr. Patel to Thursday at 3pm").
@@ -582,8 +583,13 @@ export class RuleDecider implements Decider {
         && aboutPlan(fact, c.fact, names) && !(fact.settles === 'done' && notYetDue(c.fact, time));
       // A plan first; an event told for a day ("the match is on Saturday") only when no plan is about the same thing, and
       // only by a reschedule or a cancellation.
-      const open = candidates.find((c) => (SETTLEABLE.has(c.fact.kind) || (isIntention(c.fact.content) && !resolutionDone(fact, c.fact))
-          || (fact.settles === 'done' && PROBLEM.test(c.fact.content))) && fits(c))
+      const plans = candidates.filter((c) => (SETTLEABLE.has(c.fact.kind) || (isIntention(c.fact.content) && !resolutionDone(fact, c.fact))
+          || (fact.settles === 'done' && PROBLEM.test(c.fact.content))) && fits(c));
+      // A cancellation closes the plan of the thing it calls off before one that only mentions it ("renew my passport
+      // before the Lisbon trip"; rules 98).
+      const itself = fact.settles === 'cancelled' && fact.planObject
+        ? plans.find((c) => c.fact.planObject && cancelsPlanItself(fact.planObject!, c.fact.planObject)) : undefined;
+      const open = itself ?? plans[0]
         ?? candidates.find((c) => (fact.settles === 'instead' || fact.settles === 'cancelled') && c.fact.planObject?.event === true && fits(c));
       // "Let's do Saturday at seven instead", "can we do 7 instead?": an alternative naming only a new time moves the latest
       // plan dated that day it may move (`timeMove`).

@@ -220,6 +220,13 @@ export const PEOPLE = new Set(['sister', 'brother', 'mother', 'mom', 'mum', 'fat
 export const SERVICE_PEOPLE = new Set(['accountant', 'solicitor', 'lawyer', 'dentist', 'physiotherapist', 'physio', 'architect',
   'builder', 'plumber', 'electrician', 'mechanic', 'vet', 'nurse', 'gardener', 'handyman', 'decorator', 'optician', 'hairdresser',
   'babysitter', 'nanny', 'tutor']);
+/**
+ * People one sees as a doctor of some kind, whom a booking names by title ("with Dr. Patel"): "your dentist appointment",
+ * "your GP appointment" name a booking with a doctor (rules 98, value-change.ts `unmetThingTerms`). Not a vet: a pet's.
+ */
+export const DOCTOR_TRADES = new Set(['doctor', 'dentist', 'gp', 'physio', 'physiotherapist', 'optician', 'optometrist', 'therapist',
+  'surgeon', 'orthodontist', 'dermatologist', 'paediatrician', 'pediatrician', 'hygienist', 'consultant', 'specialist', 'chiropractor',
+  'podiatrist', 'psychiatrist', 'psychologist', 'gynaecologist', 'gynecologist', 'cardiologist', 'osteopath']);
 /** Days and times the tagger may read as a name at the start of a sentence ("Yesterday was great"). */
 const TIME_WORD = new RegExp(`^(?:yesterday|today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|${MONTH_NAME})$`);
 /** Words before a subject that leave it the subject ("so my sister…", "anyway, our neighbours…"). */

@@ -4,19 +4,41 @@
  * the caller's bookings, told as "you're booked…" so that the fact reads "Ana is booked in with Dr. Patel…", not as the
  * receptionist's act ("Jo has booked Ana in…", and a day read as past).
  */
+import { PAST_TIME } from './spoken-clauses.js';
 
-/** The speaker's booking of the listener: "I booked you", "I've (just) booked you", "I have now booked you", "I've got you booked". */
-const BOOKED_YOU = /\bI(?:['’]ve|\s+have)?\s+(?:(?:just|now|already|gone ahead and)\s+)?(?:booked\s+you|got\s+you\s+booked)\b(\s+in\b)?(?:\s+(?=(?:a|an|the|for|on|with|at)\b))?/i;
+/**
+ * The speaker's booking of the listener: "I booked you", "I've (just) booked you", "I have now booked you", "I've got you
+ * booked"; "you both / you all" (and "got you two booked"; rules 98) are the listeners, told as "you" ("booked you two
+ * seats" books two seats).
+ */
+const BOOKED_YOU = /\bI(?:['’]ve|\s+have)?\s+(?:(?:just|now|already|gone ahead and)\s+)?(?:booked\s+you|got\s+you(?:\s+(?:both|all|two))?\s+booked)\b(?:\s+(?:both|all)\b)?(\s+in\b)?(?:\s+(?=(?:a|an|the|two|three|four|five|six|\d+|for|on|with|at)\b))?/i;
 /** "You're all set for Tuesday at 10am": the booking said done. */
 const ALL_SET = /\byou(?:['’]re|\s+are)\s+all\s+set\s+for\b/i;
+/**
+ * What a booking said done books (rules 98): a day or date ("for Thursday", "for the 20th"), a clock time ("at 10am",
+ * "10:30", "at 3"), someone it is with ("with Dr. Patel") or a thing ("for the cleaning", "for your appointment").
+ * "You're all set for tonight, the car is outside" is someone made ready, as "all set for today / tomorrow" may be: no
+ * booking.
+ */
+const BOOKED_THING = /\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bthe\s+\d{1,2}(?:st|nd|rd|th)\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d|\bat\s+\d|\d(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)|\bwith\s+\p{Lu}|\bfor\s+(?:a|an|the|your|my|two|three|four)\s+\p{L}/iu;
+/**
+ * A booking told with a time behind ("last week", "yesterday", "last time") or as a mistake ("for the wrong day"): the
+ * speaker's past act, no booking that stands (rules 98).
+ */
+const PAST_OR_WRONG = new RegExp(String.raw`\b(?:${PAST_TIME}|last\s+time|wrong(?:ly)?|by\s+mistake)\b`, 'i');
 
 /** `sentence` with a booking made for the listener told as the listener's ("you're booked in…"); as said otherwise. */
 export function withListenerBooked(sentence: string): string {
+  if (PAST_OR_WRONG.test(sentence)) return sentence;
   const booked = sentence.replace(BOOKED_YOU, (_m, inWord: string | undefined, offset: number, all: string) => {
     const rest = all.slice(offset + _m.length);
-    // "booked you a table": the thing booked is what the listener is booked for.
-    const forThing = !inWord && /^(?:a|an|the)\b/i.test(rest);
+    // "booked you a table", "booked you two seats": the thing booked is what the listener is booked for.
+    const forThing = !inWord && /^(?:a|an|the|two|three|four|five|six|\d+)\b/i.test(rest);
     return inWord ? "you're booked in " : forThing ? "you're booked for " : "you're booked ";
   });
-  return booked.replace(ALL_SET, "you're booked in for").replace(/\s{2,}/g, ' ');
+  const set = ALL_SET.exec(booked);
+  // Only what the clause of "all set for" goes on to say up to its end tells what it books.
+  const clause = set ? booked.slice(set.index + set[0].length).split(/[,;.!?]|\s[–—-]\s/)[0]! : '';
+  const told = set && BOOKED_THING.test(`for ${clause}`) ? booked.replace(ALL_SET, "you're booked in for") : booked;
+  return told.replace(/\s{2,}/g, ' ');
 }

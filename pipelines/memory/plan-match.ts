@@ -18,6 +18,15 @@ function sharesObject(some: readonly string[], of: readonly string[]): boolean {
   return some.some((w) => of.includes(w));
 }
 
+/**
+ * True when the thing `cancel` calls off is what `plan` is of (`aboutWords`: its head nouns, else where it goes): "cancel
+ * the Lisbon trip" / "planning a trip to Lisbon", "the concert got cancelled" / "going to the concert"; not a plan of a
+ * thing of its own that only mentions it ("renew my passport before the Lisbon trip"; rules 98).
+ */
+export function cancelsPlanItself(cancel: PlanObject, plan: PlanObject): boolean {
+  return sharesObject(aboutWords(cancel), aboutWords(plan));
+}
+
 /** What an object stands for: its head nouns, or where it has none ("drive us to the airport"), its complements. */
 function aboutWords(o: PlanObject): string[] {
   return o.objects.length > 0 ? o.objects : o.complements;

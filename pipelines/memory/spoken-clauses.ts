@@ -14,8 +14,8 @@ const DAY = String.raw`monday|tuesday|wednesday|thursday|friday|saturday|sunday`
 const PERIOD = String.raw`week|month|year|night|weekend|summer|winter|spring|autumn|fall|term|${DAY}`;
 const COUNT = String.raw`a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|\d+`;
 
-/** A time phrase told of the past. */
-const PAST_TIME = String.raw`yesterday(?:\s+(?:morning|afternoon|evening))?|last\s+(?:${PERIOD})|(?:${COUNT})\s+(?:days?|weeks?|months?|years?)\s+ago|this\s+(?:morning|afternoon)`;
+/** A time phrase told of the past ("yesterday", "last week", "two days ago", "this morning"). */
+export const PAST_TIME = String.raw`yesterday(?:\s+(?:morning|afternoon|evening))?|last\s+(?:${PERIOD})|(?:${COUNT})\s+(?:days?|weeks?|months?|years?)\s+ago|this\s+(?:morning|afternoon)`;
 /** A time phrase told of what is to come. */
 const FUTURE_TIME = String.raw`tomorrow(?:\s+(?:morning|afternoon|evening|night))?|next\s+(?:${PERIOD})|tonight|later\s+today|in\s+(?:${COUNT})\s+(?:days?|weeks?|months?)`;
 /** A time phrase told of now. */

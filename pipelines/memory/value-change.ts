@@ -5,6 +5,7 @@
  * value (`retoldValue`), whoever asked for the change or confirmed it.
  */
 import { terms } from '../../graph/lexical-terms.js';
+import { DOCTOR_TRADES } from './grammar.js';
 import { findDates } from './relative-date.js';
 
 /** What a change names: the thing changed, the value it had (null: not said) and the value it has now. */
@@ -25,8 +26,10 @@ export interface ValueChange {
 }
 
 const CHANGE_VERB = String.raw`(?:chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|updat(?:e|es|ed|ing)|(mov(?:e|es|ed|ing)|reschedul(?:e|es|ed|ing)|push(?:es|ed|ing)?|shift(?:s|ed|ing)?))`;
-/** Whose the thing is: a determiner or a possessive ("my", "your", "Maria's"). */
-const OWNER = String.raw`(?:the|my|your|their|his|her|our|(?:[A-Z][\p{L}-]*\s+){0,2}[A-Z][\p{L}-]*['’]s)`;
+/** A title before a name ("Dr. Patel's appointment"; rules 98). */
+const TITLE = String.raw`(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)`;
+/** Whose the thing is: a determiner or a possessive ("my", "your", "Maria's", "Dr. Patel's"). */
+const OWNER = String.raw`(?:the|my|your|their|his|her|our|${TITLE}?(?:[A-Z][\p{L}-]*\s+){0,2}[A-Z][\p{L}-]*['’]s)`;
 /** A thing: one to four words, a title among them ("appointment with Dr. Patel"; rules 87). */
 const THING = String.raw`((?:(?:[\p{L}-]+|(?:Dr|Mr|Mrs|Ms|Prof)\.)\s+){0,3}?[\p{L}-]+)`;
 /** A value: one to six words, up to the clause end. */
@@ -79,7 +82,8 @@ export function changedValue(content: string): ValueChange | null {
     const from = from1 ?? from2 ?? null;
     // Whose the thing moved is, for a move naming no old day (decide.ts `movedFor`).
     // "moved Maria Lopez's appointment": the whole name (rules 87).
-    const owner = move !== undefined ? /^\S+\s+((?:[A-Z][\p{L}-]*\s+){0,2}[A-Z][\p{L}-]*)['’]s\s/u.exec(c[0].trim())?.[1] : undefined;
+    // "moved Dr. Patel's appointment": the title with it (rules 98).
+    const owner = move !== undefined ? new RegExp(String.raw`^\S+\s+(${TITLE}?(?:[A-Z][\p{L}-]*\s+){0,2}[A-Z][\p{L}-]*)['’]s\s`, 'u').exec(c[0].trim())?.[1] : undefined;
     if (thing && to && !NO_THING.test(thing.split(/\s+/).pop()!) && !denied(content, c.index)) {
       return { thing, from, to: to.trim(), move: move !== undefined, ...(owner ? { owner } : {}) };
     }
@@ -190,6 +194,20 @@ const GENERIC = new Set(terms('order orders booking bookings reservation reserva
 export function thingTerms(change: ValueChange, people: readonly string[] = []): string[] {
   const skip = new Set(people.flatMap(terms));
   return terms(change.thing).filter((t) => t.length > 2 && !skip.has(t) && !GENERIC.has(t));
+}
+
+/** The terms of a doctor's trade ("dentist", "vet"; grammar.ts `DOCTOR_TRADES`). */
+const DOCTOR_TERMS = new Set(terms([...DOCTOR_TRADES].join(' ')));
+/** A doctor named by title ("with Dr. Patel", "Dr Kim"). */
+const WITH_DOCTOR = /\bDr\.?\s+\p{Lu}/u;
+
+/**
+ * The terms of {@link thingTerms} that `text` must still name to be the thing: a doctor's trade aside where `text` names a
+ * doctor by title ("dentist" of "your dentist appointment" is met by "…booked in with Dr. Patel…"; rules 98).
+ */
+export function unmetThingTerms(text: string, change: ValueChange, people: readonly string[] = []): string[] {
+  const own = thingTerms(change, people);
+  return WITH_DOCTOR.test(text) ? own.filter((t) => !DOCTOR_TERMS.has(t)) : own;
 }
 
 /**

@@ -16,7 +16,8 @@ import { spreadToNeighbours } from './session-context.js';
 import { runAction, type ActionContext } from './question-tools.js';
 import { temporalIntent } from './temporal-intent.js';
 import { defaultWordNet, type WordNet } from './wordnet.js';
-import { answerable, DEFAULT_TOPIC_BARS, relevance, relevanceSignals, topicForms, type RelevanceSignals } from './relevance.js';
+import { answerable, DEFAULT_TOPIC_BARS, relevance, relevanceSignals, topicForms, topicMatched, type RelevanceSignals } from './relevance.js';
+import { closesPlan } from './validity.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import { withinScope, type MemoryScope } from './context-scope.js';
 import { inScope, timeScope, type TimeRange } from './time-scope.js';
@@ -246,9 +247,14 @@ export async function answerQuestion(
   const topic = bars === null ? null : topicForms(rewritten.terms, lexicon);
   const signals = await withRelevance(retriever, evidence, rewritten.terms, rewritten.participantIds, questionVector, topic, lexicon);
   options.onRelevanceSignals?.(signals);
+  // "Is the Lisbon trip still on?": a leading fact that holds every word of the question and closed a plan (a cancellation
+  // told with its reason; `closerLeads`) answers whether it still holds, whatever its blended relevance (rules 98).
+  const top = evidence[0];
+  const closed = intent === 'current' && !asOf && (options.closerLeads ?? true) && top?.layer === 'fact' && (signals[0]?.lexical ?? 0) >= 1
+    && (bars === null || topicMatched(signals, bars)) && await closesPlan(stores, tenant, top.id);
   timings.relevance_ms = now() - relevanceStarted;
   timings.total_ms = now() - t0;
-  return { evidence, rounds, timings, answerable: answerable(evidence, signals, bars) };
+  return { evidence, rounds, timings, answerable: answerable(evidence, signals, bars) || closed };
 }
 
 /**

@@ -17,7 +17,7 @@ import { personaWithin, withinScope, type MemoryScope } from './context-scope.js
 import { heldAsOf } from './as-of.js';
 import type { TemporalIntent } from './temporal-intent.js';
 import type { AsOfWindow } from './time-scope.js';
-import { turnsClosedAt } from './validity.js';
+import { plansClosedBy, turnsClosedAt } from './validity.js';
 import { askedSlots, inAskedOrder, validityAsked } from './where-asked.js';
 
 /** How memory items of every layer join the turns of an answer; every option has a default. */
@@ -85,6 +85,12 @@ export interface MemoryLayerOptions {
    * False: all rank alike (as before).
    */
   endedNewestFirst?: boolean;
+  /**
+   * A question of what holds now ("Is the Lisbon trip still on?", intent `current`): a matched fact on its words that
+   * closed a plan (replaced a plan, commitment or request: a cancellation told with its reason) leads (rules 98). Default
+   * true. False: it ranks as before.
+   */
+  closerLeads?: boolean;
   /** Score factor of a superseded item for a question with no temporal cue; default 0.5. */
   supersededFactor?: number;
   /** Score factor of a superseded item for a question about the past; default 1.5. */
@@ -249,8 +255,14 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
     if (intent === 'current' && !asOf) return [];
     return [{ ...c, score: c.score * (intent === 'past' ? (o.pastFactor ?? 1.5) : (o.supersededFactor ?? 0.5)) }];
   }).sort((a, b) => b.score - a.score || rankOfKind(a) - rankOfKind(b));
+  // "Is the Lisbon trip still on?": a fact on the question's words that closed a plan ("…had to cancel the Lisbon trip
+  // because…") answers whether it still holds, so it leads (`closerLeads`; rules 98).
+  const closers = validity && intent === 'current' && !asOf && (o.closerLeads ?? true)
+    ? await plansClosedBy(stores, tenant, ranked.flatMap((c) => (c.kind === 'fact' && topical.some((f) => f.id === c.id) ? [c.f] : [])))
+    : new Set<string>();
+  const leading = closers.size > 0 ? [...ranked.filter((c) => closers.has(c.id)), ...ranked.filter((c) => !closers.has(c.id))] : ranked;
   // "Where is Sam working this week?": a temporary value that holds before the lasting one; "where does Sam work?": the lasting first.
-  const asked = inAskedOrder(ranked, validity && (o.validityAsked ?? true) && intent !== 'past' ? validityAsked(input.question) : null, nowIso);
+  const asked = inAskedOrder(leading, validity && (o.validityAsked ?? true) && intent !== 'past' ? validityAsked(input.question) : null, nowIso);
   // Before the top k: what falls outside the scope never takes a place (the facts replaced ones and slot answers brought).
   const scored = scope ? asked.filter((c) => (c.kind === 'persona' ? personaWithin([c.p], scope).length > 0 : withinScope(c.kind === 'turn' ? c.u : c.f, scope))) : asked;
 

@@ -1,6 +1,7 @@
 import { factEnded, type Fact } from '../../graph/memory-store.js';
 import type { Stores } from '../../graph/stores.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
+import { PLANNED_KINDS } from '../memory/plan-match.js';
 
 /**
  * Turns whose facts were all closed (replaced or retracted), erased (`DELETE /v1/memories/:id`) or have
@@ -27,4 +28,24 @@ export async function turnsClosedAt(stores: Pick<Stores, 'memory'>, tenant: Tena
     out.set(u.id, (ends as string[]).sort().at(-1) as string);
   });
   return out;
+}
+
+/**
+ * The facts of `facts` that closed a plan (rules 98): each replaced (`supersedes`) a plan, commitment or request that no
+ * longer holds ("…had to cancel the Lisbon trip because Ana broke her leg" replacing "…planned a trip to Lisbon in May").
+ * A question whether the plan still holds ("Is the Lisbon trip still on?") is answered by them first.
+ */
+export async function plansClosedBy(stores: Pick<Stores, 'memory'>, tenant: TenantId, facts: readonly Fact[]): Promise<Set<string>> {
+  const closers = facts.filter((f) => f.supersedes && f.validTo === null);
+  const closed = await Promise.all(closers.map((f) => stores.memory.getFact(tenant, f.supersedes!)));
+  return new Set(closers.filter((_f, i) => {
+    const old = closed[i];
+    return old !== null && old !== undefined && old.validTo !== null && PLANNED_KINDS.has(old.kind);
+  }).map((f) => f.id));
+}
+
+/** True when the fact `id` closed a plan ({@link plansClosedBy}). */
+export async function closesPlan(stores: Pick<Stores, 'memory'>, tenant: TenantId, id: string): Promise<boolean> {
+  const f = await stores.memory.getFact(tenant, id);
+  return f !== null && f !== undefined && (await plansClosedBy(stores, tenant, [f])).has(id);
 }
