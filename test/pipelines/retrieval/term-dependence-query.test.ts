@@ -22,25 +22,21 @@ const CONVERSATION: AnaBenSessions = [
 
 describe('term dependence in the agentic loop (termDependence)', () => {
   const T = 't_term_dependence';
-  let f: MemoryFixture;
-  let retriever: Retriever;
-  before(async () => {
-    ({ f, retriever } = await anaBenFixture(T, CONVERSATION));
-  });
-  after(async () => {
-    await f.close();
-  });
+  // The fixture and its retriever, opened once for the suite.
+  let fx: { f: MemoryFixture; retriever: Retriever };
+  before(async () => { fx = await anaBenFixture(T, CONVERSATION); });
+  after(() => fx.f.close());
 
   const QUESTION = 'When did Ana paint a sunrise?';
   const idOf = async (fragment: string): Promise<string> => {
-    const all = await f.graph.queryInteractions(T, { limit: 100 });
+    const all = await fx.f.graph.queryInteractions(T, { limit: 100 });
     const u = all.find((x) => x.text.includes(fragment));
     assert.ok(u, fragment);
     return u.id;
   };
 
   test('BM25 over turns keeps its scores with its list; facts mapped to turns carry none', async () => {
-    const ctx: ActionContext = { retriever, tenant: T, filters: {}, question: QUESTION, askerId: null, depth: 30, poolSize: 0, timePool: [] };
+    const ctx: ActionContext = { retriever: fx.retriever, tenant: T, filters: {}, question: QUESTION, askerId: null, depth: 30, poolSize: 0, timePool: [] };
     const turns = await runAction(ctx, { layer: 'interaction', tool: 'bm25', query: 'paint sunrise', weight: 1 });
     assert.ok(turns.ids.length > 1);
     assert.equal(turns.scores?.length, turns.ids.length);
@@ -52,7 +48,7 @@ describe('term dependence in the agentic loop (termDependence)', () => {
   test('with the dependence list, the turn that paints the sunrise ranks first; re-scored, it ranks no lower', async () => {
     const near = await idOf('painted a sunrise');
     const rankOf = async (options: object): Promise<number> =>
-      (await answerQuestion(retriever, T, { question: QUESTION, k: 5 }, options)).evidence.findIndex((m) => m.refer_ids.includes(near) || m.id === near);
+      (await answerQuestion(fx.retriever, T, { question: QUESTION, k: 5 }, options)).evidence.findIndex((m) => m.refer_ids.includes(near) || m.id === near);
     const off = await rankOf({ termDependence: 'off' });
     assert.ok(off > 0, `without it, other items rank first (rank ${off})`);
     assert.equal(await rankOf({ termDependence: 'list', termDependenceWeight: 5 }), 0);
@@ -61,7 +57,7 @@ describe('term dependence in the agentic loop (termDependence)', () => {
   });
 
   test('bad settings are refused', async () => {
-    await assert.rejects(answerQuestion(retriever, T, { question: QUESTION }, { termDependence: 'on' as never }), /termDependence/);
-    await assert.rejects(answerQuestion(retriever, T, { question: QUESTION }, { termDependenceWeight: -1 }), /termDependenceWeight/);
+    await assert.rejects(answerQuestion(fx.retriever, T, { question: QUESTION }, { termDependence: 'on' as never }), /termDependence/);
+    await assert.rejects(answerQuestion(fx.retriever, T, { question: QUESTION }, { termDependenceWeight: -1 }), /termDependenceWeight/);
   });
 });
