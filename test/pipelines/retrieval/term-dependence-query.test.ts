@@ -56,6 +56,15 @@ describe('term dependence in the agentic loop (termDependence)', () => {
     assert.ok(rescored >= 0 && rescored <= off, `re-scored rank ${rescored}, off ${off}`);
   });
 
+  test('on by default as the dependence list: a weight alone turns it up, as in the list asked for', async () => {
+    const evidence = async (options: object): Promise<string[]> =>
+      (await answerQuestion(fx.retriever, T, { question: QUESTION, k: 5 }, options)).evidence.map((m) => m.id);
+    const heavy = await evidence({ termDependenceWeight: 5 });
+    assert.deepEqual(heavy, await evidence({ termDependence: 'list', termDependenceWeight: 5 }));
+    assert.notDeepEqual(heavy, await evidence({ termDependence: 'off', termDependenceWeight: 5 }));
+    assert.deepEqual(await evidence({}), await evidence({ termDependence: 'list', termDependenceWeight: 1 }));
+  });
+
   test('bad settings are refused', async () => {
     await assert.rejects(answerQuestion(fx.retriever, T, { question: QUESTION }, { termDependence: 'on' as never }), /termDependence/);
     await assert.rejects(answerQuestion(fx.retriever, T, { question: QUESTION }, { termDependenceWeight: -1 }), /termDependenceWeight/);
