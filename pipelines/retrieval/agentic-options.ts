@@ -207,7 +207,22 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   wordnet?: WordNet;
   /** WordNet synonyms per content word for `synonymWeight`; default 4. */
   synonymsPerWord?: number;
+  /**
+   * Term dependence in turn ranking (`term-dependence.ts`, Metzler & Croft's sequential dependence model): the question's
+   * adjacent content words found next to each other in order or within 8 words in a turn. `rescore`: every BM25 list over
+   * turns is re-ranked by 0.85 × its BM25 score (over the list's best) + 0.1 × ordered + 0.05 × window matches; `list`:
+   * one more list in each round's fusion, the round's turns (every list over turns) that hold a pair, ranked by their
+   * matches alone (weight `termDependenceWeight`). Default `list` (chosen on LoCoMo conversations 1–5 against `off`,
+   * `rescore` and `list` 0.5; held out, categories 1–4 paired against `off`: any@5 +0.6, all@5 +0.9, docs/BENCHMARKS.md);
+   * `off`: as before. A question of fewer than two content words is ranked as without it.
+   */
+  termDependence?: TermDependenceMode;
+  /** Weight of the dependence list (`termDependence` `list`) in the round's fusion; default 1. */
+  termDependenceWeight?: number;
 }
+
+export const TERM_DEPENDENCE_MODES = ['off', 'rescore', 'list'] as const;
+export type TermDependenceMode = (typeof TERM_DEPENDENCE_MODES)[number];
 
 /**
  * Defaults that depend on the text embedder (its embedding space's model name), under the caller's options: with

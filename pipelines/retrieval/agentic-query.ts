@@ -1,5 +1,6 @@
 import type { TenantId, Utterance } from '../../graph/types.js';
-import { embedderDefaults, type AgenticOptions, type QuestionAnswer, type QuestionInput } from './agentic-options.js';
+import { embedderDefaults, TERM_DEPENDENCE_MODES, type AgenticOptions, type QuestionAnswer, type QuestionInput } from './agentic-options.js';
+import { dependenceList, queryPairs, rescoreByDependence } from './term-dependence.js';
 import { asksWho, expectedAnswerType, holdsAnswerType, holdsTimeAnswer, TIME_ANSWER_MODES } from './answer-type.js';
 import { feedbackTerms } from './feedback-terms.js';
 import { denseFeedbackVector } from './dense-feedback.js';
@@ -106,6 +107,11 @@ export async function answerQuestion(
   if (!(Number.isInteger(depth) && depth > 0)) throw new RangeError(`namedSearchDepth is a positive whole number, got ${String(depth)}`);
   // Weight factor of the searches filtered to each subject, set from round 1's lists (`namedSearchMatch`).
   let subjectSearch = new Map<string, number>();
+  const dependence = options.termDependence ?? 'list';
+  if (!TERM_DEPENDENCE_MODES.includes(dependence)) throw new RangeError(`termDependence is one of ${TERM_DEPENDENCE_MODES.join(', ')}, got ${String(dependence)}`);
+  const dependenceWeight = options.termDependenceWeight ?? 1;
+  if (!(dependenceWeight >= 0)) throw new RangeError(`termDependenceWeight is a weight from 0, got ${String(dependenceWeight)}`);
+  const dependent = dependence !== 'off' && queryPairs(rewritten.terms).length > 0;
 
   for (let round = 1; round <= maxRounds; round++) {
     signal?.throwIfAborted();
@@ -114,7 +120,14 @@ export async function answerQuestion(
     if (actions.length === 0) continue;
     rounds = round;
     history.push(...actions);
-    const lists = await Promise.all(actions.map((a) => runAction(ctx, a)));
+    let lists = await Promise.all(actions.map((a) => runAction(ctx, a)));
+    if (dependent && dependence === 'rescore') {
+      // Each BM25 list over turns re-ranked with the question's word pairs (`termDependence`).
+      await textsOf(stores.graph, tenant, [...new Set(lists.flatMap((l) => (l.scores ? l.ids : [])))], utterances);
+      lists = lists.map((l) => (l.scores ? {
+        ...l, ids: rescoreByDependence(rewritten.terms, l.ids.map((id, i) => ({ id, text: utterances.get(id)?.text ?? '', score: l.scores?.[i] ?? 0 }))),
+      } : l));
+    }
     if (round === 1 && searchShare > 0 && rewritten.terms.length > 0 && actions.some((a) => a.speakerId && rewritten.subjectIds.includes(a.speakerId))) {
       const ids = [...new Set(lists.flatMap((l) => l.ids.slice(0, depth)))];
       await textsOf(stores.graph, tenant, ids, utterances);
@@ -124,6 +137,13 @@ export async function answerQuestion(
       const f = subjectSearch.get(actions[i]?.speakerId ?? '');
       return f === undefined ? l : { ...l, weight: (l.weight ?? 1) * f };
     });
+    if (dependent && dependence === 'list' && dependenceWeight > 0) {
+      // The round's turns holding the question's word pairs, ranked by them alone (`termDependence`).
+      const turnIds = [...new Set(lists.filter((_, i) => actions[i]?.layer === 'interaction').flatMap((l) => l.ids))];
+      await textsOf(stores.graph, tenant, turnIds, utterances);
+      const ids = dependenceList(rewritten.terms, turnIds.flatMap((id) => { const u = utterances.get(id); return u ? [{ id, text: u.text }] : []; }));
+      if (ids.length > 0) weighted.push({ ids, weight: dependenceWeight });
+    }
     let fused = reciprocalRankFusion(weighted, rrfK);
     fused = await spreadToNeighbours(stores.graph, tenant, fused, utterances, {
       weight: neighbourWeight, backWeight: options.neighbourBackWeight ?? 0.2, top: cap * 2,

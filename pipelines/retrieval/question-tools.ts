@@ -55,6 +55,13 @@ export async function runAction(ctx: ActionContext, a: Action): Promise<RankedLi
   } else {
     const layer = a.layer === 'interaction' ? 'interaction' : ['fact', 'profile'];
     const hits = await stores.lexical.search(tenant, a.query, depth, { ...filters, layer });
+    if (a.layer === 'interaction') {
+      // Turns are their own ids: the scores stay with them (a re-score reads them), the first of an id kept.
+      const seen = new Set<string>();
+      const unique = hits.filter((h) => !seen.has(h.id) && seen.add(h.id));
+      return { ids: a.perSession ? await bestPerSession(retriever, tenant, unique.map((h) => h.id)) : unique.map((h) => h.id), weight: a.weight,
+        ...(a.perSession ? {} : { scores: unique.map((h) => h.score) }) };
+    }
     ids = await toTurns(retriever, tenant, hits.map((h) => h.id), a.layer);
   }
   ids = [...new Set(ids)];

@@ -2,6 +2,8 @@
 export interface RankedList {
   ids: string[];
   weight?: number;
+  /** The searcher's own score of each id (same order), where it has one: BM25 over turns (`termDependence` re-scores it). */
+  scores?: number[];
 }
 
 /** The usual RRF constant: damps the head of each list so no single list dominates. */

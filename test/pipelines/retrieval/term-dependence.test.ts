@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  DEFAULT_TERM_DEPENDENCE, dependenceList, pairMatches, queryPairs, rescoreByDependence, termDependence,
+} from '../../../pipelines/retrieval/term-dependence.js';
+import { terms } from '../../../graph/lexical-terms.js';
+
+describe('term dependence (sequential dependence model): the question\'s adjacent word pairs in a turn', () => {
+  test('pairs are the adjacent content words of the question, stemmed; one word or none makes no pair', () => {
+    assert.deepEqual(queryPairs(['paint', 'sunrise']), [['paint', 'sunris']]);
+    assert.deepEqual(queryPairs(['adoption', 'agencies', 'researched']), [['adopt', 'agenc'], ['agenc', 'research']]);
+    assert.deepEqual(queryPairs(['research']), []);
+    assert.deepEqual(queryPairs([]), []);
+  });
+
+  test('an ordered match is the pair next to each other in order (stop words do not part them); a window match either order within N words', () => {
+    const doc = terms('I painted a sunrise over the lake last week');
+    assert.deepEqual(pairMatches(doc, ['paint', 'sunris'], 8), { ordered: 1, unordered: 1 });
+    const reversed = terms('The sunrise I saw made me want to paint');
+    assert.deepEqual(pairMatches(reversed, ['paint', 'sunris'], 8), { ordered: 0, unordered: 1 });
+    const far = terms('I paint a lot, mostly landscapes of mountains rivers forests valleys and lakes, never a sunrise');
+    assert.deepEqual(pairMatches(far, ['paint', 'sunris'], 8), { ordered: 0, unordered: 0 });
+    assert.deepEqual(pairMatches(terms('Just a sunrise.'), ['paint', 'sunris'], 8), { ordered: 0, unordered: 0 });
+    // Two occurrences count twice.
+    assert.deepEqual(pairMatches(terms('painting sunrises, painting sunsets, painting sunrises again'), ['paint', 'sunris'], 8).ordered, 2);
+  });
+
+  test('the score: 0.85 of the list-normalised unigram score, 0.1 ordered and 0.05 window features, each saturated', () => {
+    const q = ['paint', 'sunrise'];
+    const near = termDependence(q, 'I painted a sunrise last week', 10, 10, 6);
+    const apart = termDependence(q, 'The sunrise was red; later I painted', 10, 10, 6);
+    const none = termDependence(q, 'I painted the fence last week', 10, 10, 6);
+    assert.ok(near > apart && apart > none, `${near} > ${apart} > ${none}`);
+    assert.equal(none, DEFAULT_TERM_DEPENDENCE.unigram);
+    assert.ok(near < 1);
+    // A question of one content word is scored by its unigram score alone.
+    assert.equal(termDependence(['research'], 'researching adoption agencies', 5, 10, 6), 0.5 * DEFAULT_TERM_DEPENDENCE.unigram);
+  });
+
+  test('re-scoring a BM25 list lifts a turn holding the pair above a slightly better unigram match that holds the words apart', () => {
+    const q = ['paint', 'sunrise'];
+    const ranked = rescoreByDependence(q, [
+      { id: 'apart', text: 'The sunrise was lovely; I also paint on weekends', score: 10 },
+      { id: 'near', text: 'Last year I painted a sunrise by the lake', score: 9.8 },
+      { id: 'weak', text: 'Painting is fun', score: 3 },
+    ]);
+    assert.deepEqual(ranked, ['near', 'apart', 'weak']);
+    // A far better unigram match keeps its place.
+    assert.deepEqual(rescoreByDependence(q, [
+      { id: 'apart', text: 'The sunrise was lovely; I also paint on weekends', score: 20 },
+      { id: 'near', text: 'Last year I painted a sunrise by the lake', score: 9 },
+    ]), ['apart', 'near']);
+    // No pair: the order stays as it came.
+    assert.deepEqual(rescoreByDependence(['research'], [{ id: 'a', text: 'x research', score: 2 }, { id: 'b', text: 'research y', score: 1 }]), ['a', 'b']);
+  });
+
+  test('the dependence list ranks turns by their pair features alone and leaves out turns holding no pair', () => {
+    const q = ['paint', 'sunrise'];
+    assert.deepEqual(dependenceList(q, [
+      { id: 'apart', text: 'The sunrise was lovely; I also paint on weekends' },
+      { id: 'none', text: 'I painted the fence' },
+      { id: 'near', text: 'Last year I painted a sunrise by the lake' },
+    ]), ['near', 'apart']);
+    assert.deepEqual(dependenceList(['research'], [{ id: 'a', text: 'research' }]), []);
+  });
+
+  test('bad weights or windows are refused', () => {
+    assert.throws(() => termDependence(['a', 'b'], 'a b', 1, 1, 2, { unigram: -1, ordered: 0.1, unordered: 0.05, window: 8 }), /weights/);
+    assert.throws(() => termDependence(['a', 'b'], 'a b', 1, 1, 2, { unigram: 0.85, ordered: 0.1, unordered: 0.05, window: 1 }), /window/);
+  });
+});
