@@ -5,6 +5,7 @@ import type { MemoryLayerOptions } from './memory-layer.js';
 import type { PolicyOptions } from './question-policy.js';
 import type { TimeScopeOptions } from './time-scope.js';
 import type { WordNet } from './wordnet.js';
+import type { FusionMethod } from './rrf.js';
 import type { MemoryScope } from './context-scope.js';
 
 /** An explicit question to answer from memory. */
@@ -155,6 +156,15 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   whoSupersededFactor?: number;
   /** RRF constant of the loop's fusions (smaller trusts each list's head more); default 5. */
   rrfK?: number;
+  /**
+   * How the loop fuses a round's lists and then the rounds (`FusionMethod`, `fuseRanked`): by rank alone (`rrf`, default),
+   * or reading each list's own scores (BM25, cosine; a turn a fact stands for takes the fact's), which RRF discards:
+   * `combsum-minmax`, `combmnz-minmax`, `combsum-z`, or `rrf-gap` (RRF, each list's weight raised by how far its best score
+   * stands out, `fusionGapWeight`). A round's fused scores are the scores of its list in the fusion of rounds.
+   */
+  fusion?: FusionMethod;
+  /** With `fusion: 'rrf-gap'`: a list's weight × (1 + fusionGapWeight × `scoreGap`); default 1. */
+  fusionGapWeight?: number;
   /** Also stop as soon as the best record covers the question's content words; default false. */
   stopWhenCovered?: boolean;
   /** Words added by pseudo-relevance feedback in round 2; default 5. */

@@ -12,7 +12,7 @@ import { coverage, covers, roundActions, type Action } from './question-policy.j
 import { boostedSubjects, rewriteQuestion, tokens } from './question-rewrite.js';
 import type { Retriever } from './retriever.js';
 import { evidenceIds } from './turn-evidence.js';
-import { reciprocalRankFusion, type RankedList } from './rrf.js';
+import { fuseRanked, type FusionOptions, type RankedList } from './rrf.js';
 import { spreadToNeighbours } from './session-context.js';
 import { runAction, type ActionContext } from './question-tools.js';
 import { temporalIntent } from './temporal-intent.js';
@@ -34,9 +34,9 @@ const now = (): number => performance.now();
  * rewritten (function words and participant names out; names become speaker filters and a boost).
  * Each round the policy (`roundActions`) picks actions: layer (interaction, or fact + profile mapped
  * back to their source turns via `refer_ids`), tool (BM25, vector, optionally the left brain's staged
- * pool search), query and speaker filter. A round's lists are fused with RRF, de-duplicated, its
+ * pool search), query and speaker filter. A round's lists are fused with RRF (or, opt-in, by their scores: `fusion`), de-duplicated, its
  * scores spread to neighbouring turns of the same session (replies hold answers), and at most
- * `perRound` records kept; rounds are fused with RRF again. Round 2 expands the query with
+ * `perRound` records kept; rounds are fused the same way again. Round 2 expands the query with
  * pseudo-relevance feedback words from round 1's best records within `scope` (and, opt-in, searches by the question vector moved
  * towards theirs: `denseFeedback`), round 3 searches by vector per named
  * participant. A question that names a time ("in May 2023", "last week") also searches the turns
@@ -65,6 +65,7 @@ export async function answerQuestion(
   const laterWeight = options.laterRoundWeight ?? 0.7;
   const askerId = input.asker ?? null;
   const rrfK = options.rrfK ?? 5;
+  const fusion: FusionOptions = { method: options.fusion ?? 'rrf', k: rrfK, gapWeight: options.fusionGapWeight ?? 1 };
   const { stores } = retriever;
   const signal = input.signal;
 
@@ -144,7 +145,7 @@ export async function answerQuestion(
       const ids = dependenceList(rewritten.terms, turnIds.flatMap((id) => { const u = utterances.get(id); return u ? [{ id, text: u.text }] : []; }));
       if (ids.length > 0) weighted.push({ ids, weight: dependenceWeight });
     }
-    let fused = reciprocalRankFusion(weighted, rrfK);
+    let fused = fuseRanked(weighted, fusion);
     fused = await spreadToNeighbours(stores.graph, tenant, fused, utterances, {
       weight: neighbourWeight, backWeight: options.neighbourBackWeight ?? 0.2, top: cap * 2,
       window: options.neighbourWindow ?? 2, questionBoost: options.questionBoost ?? 0.5, sessionWeight: options.sessionWeight ?? 0,
@@ -153,8 +154,8 @@ export async function answerQuestion(
     const kept = fused.slice(0, cap);
     const known = new Set(roundLists.flatMap((l) => l.ids));
     const fresh = kept.filter((f) => !known.has(f.id)).length;
-    roundLists.push({ ids: kept.map((f) => f.id), weight: round === 1 ? 1 : laterWeight });
-    ranking = reciprocalRankFusion(roundLists, rrfK);
+    roundLists.push({ ids: kept.map((f) => f.id), scores: kept.map((f) => f.score), weight: round === 1 ? 1 : laterWeight });
+    ranking = fuseRanked(roundLists, fusion);
     timings[`round${round}_ms`] = now() - started;
 
     // Evidence sufficient: memory exhausted (the round found fewer records than it may keep), or the

@@ -25,6 +25,8 @@ export interface ActionContext {
 /**
  * Run one action and return its ranked list of utterance ids: fact and profile hits are replaced
  * by the turns they came from (`refer_ids`), persona hits are dropped, duplicates keep their best rank.
+ * A BM25 or vector search also returns each id's score (a turn a fact stands for: the fact's), for fusions that read
+ * scores (`fuseRanked`); the staged search, ranks only.
  */
 export async function runAction(ctx: ActionContext, a: Action): Promise<RankedList> {
   const { retriever, tenant } = ctx;
@@ -35,6 +37,7 @@ export async function runAction(ctx: ActionContext, a: Action): Promise<RankedLi
   };
   if (filters.ids?.length === 0) return { ids: [], weight: a.weight };
   let ids: string[] = [];
+  let hits: Hit[] | null = null;
   if (a.tool === 'staged') {
     const r = await retriever.retrieve({
       tenant, text: ctx.question, k: 15, askerId: ctx.askerId, onePerTurn: false, ...filters, ...(ctx.signal ? { signal: ctx.signal } : {}),
@@ -45,27 +48,32 @@ export async function runAction(ctx: ActionContext, a: Action): Promise<RankedLi
     const second = retriever.secondDense;
     const vector = second ? await second.embedQuery(a.query || ctx.question).catch(() => null) : null;
     if (!second || !vector) return { ids: [], weight: a.weight };
-    ids = (await stores.vectors.search(tenant, second.collection, vector, depth, filters)).map((h) => h.id);
+    hits = await stores.vectors.search(tenant, second.collection, vector, depth, filters);
   } else if (a.tool === 'vector') {
     const vector = a.vector ?? await retriever.embed(a.query || ctx.question).catch(() => null);
     if (!vector) return { ids: [], weight: a.weight };
     const layers = a.layer === 'interaction' ? ['interaction' as const] : ['fact' as const, 'profile' as const];
     const lists = await Promise.all(layers.map((l) => stores.vectors.search(tenant, collectionFor(l), vector, depth, filters)));
-    ids = await toTurns(retriever, tenant, lists.flat().sort((x, y) => y.score - x.score).map((h) => h.id), a.layer);
+    hits = await toTurns(retriever, tenant, lists.flat().sort((x, y) => y.score - x.score), a.layer);
   } else {
     const layer = a.layer === 'interaction' ? 'interaction' : ['fact', 'profile'];
-    const hits = await stores.lexical.search(tenant, a.query, depth, { ...filters, layer });
-    if (a.layer === 'interaction') {
-      // Turns are their own ids: the scores stay with them (a re-score reads them), the first of an id kept.
-      const seen = new Set<string>();
-      const unique = hits.filter((h) => !seen.has(h.id) && seen.add(h.id));
-      return { ids: a.perSession ? await bestPerSession(retriever, tenant, unique.map((h) => h.id)) : unique.map((h) => h.id), weight: a.weight,
-        ...(a.perSession ? {} : { scores: unique.map((h) => h.score) }) };
-    }
-    ids = await toTurns(retriever, tenant, hits.map((h) => h.id), a.layer);
+    hits = await toTurns(retriever, tenant, await stores.lexical.search(tenant, a.query, depth, { ...filters, layer }), a.layer);
+  }
+  if (hits) {
+    const best = new Map<string, number>();
+    for (const h of hits) if (!best.has(h.id)) best.set(h.id, h.score);
+    ids = [...best.keys()];
+    if (a.perSession) ids = await bestPerSession(retriever, tenant, ids);
+    return { ids, scores: ids.map((id) => best.get(id)!), weight: a.weight };
   }
   ids = [...new Set(ids)];
   return { ids: a.perSession ? await bestPerSession(retriever, tenant, ids) : ids, weight: a.weight };
+}
+
+/** A search hit: an id with its score, higher is better. */
+interface Hit {
+  id: string;
+  score: number;
 }
 
 /** The first (best-ranked) turn of each session among `ids`, in rank order; a turn that cannot be read is dropped. */
@@ -81,10 +89,11 @@ async function bestPerSession(retriever: Retriever, tenant: TenantId, ids: strin
   });
 }
 
-/** Fact / profile ids → their source utterance ids, in rank order. */
-async function toTurns(retriever: Retriever, tenant: TenantId, ids: string[], layer: Action['layer']): Promise<string[]> {
-  if (layer === 'interaction' || ids.length === 0) return ids;
+/** Fact / profile hits → their source utterances, in rank order, each with its fact's score. */
+async function toTurns(retriever: Retriever, tenant: TenantId, hits: Hit[], layer: Action['layer']): Promise<Hit[]> {
+  if (layer === 'interaction' || hits.length === 0) return hits;
+  const ids = hits.map((h) => h.id);
   const facts = await retriever.stores.memory.listFacts(tenant, { ids, limit: ids.length });
   const byId = new Map(facts.map((f) => [f.id, f.referIds]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  return hits.flatMap((h) => (byId.get(h.id) ?? []).map((id) => ({ id, score: h.score })));
 }

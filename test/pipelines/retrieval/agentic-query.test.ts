@@ -42,6 +42,15 @@ describe('agentic question answering (deterministic policy; real USE-lite, SQLit
     assert.equal(a.evidence[0]?.speaker?.name, 'Ana');
   });
 
+  test('every fusion of the loop\'s lists (fusion) finds the promise; an unknown fusion is refused', async () => {
+    const promise = idOf('I promise I will send you the budget report');
+    for (const fusion of ['rrf', 'combsum-minmax', 'combmnz-minmax', 'combsum-z', 'rrf-gap'] as const) {
+      const a = await answerQuestion(retriever, T, { question: 'What did Ana promise Ben?', k: 3 }, { fusion });
+      assert.ok(a.evidence[0]?.refer_ids.includes(promise), `${fusion}: ${a.evidence.map((i) => `${i.layer}: ${i.text}`).join(' | ')}`);
+    }
+    await assert.rejects(answerQuestion(retriever, T, { question: 'What did Ana promise Ben?', k: 3 }, { fusion: 'combmax' as never }), RangeError);
+  });
+
   test('participant-aware: the same words, the named speaker\'s turn first', async () => {
     const ben = await answerQuestion(retriever, T, { question: 'What did Ben say about the cat?', k: 5 });
     const ana = await answerQuestion(retriever, T, { question: 'What did Ana say about the cat?', k: 5 });
