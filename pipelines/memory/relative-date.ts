@@ -66,6 +66,8 @@ export const SPEND_BEFORE = /\bspen(?:d|ds|ding|t)\s+(?:the\s+)?(?:next\s+)?$/i;
 const WEEK = /\bweek\b/i;
 const THIS_WEEK = /^(?:earlier\s+|later\s+)?this\s+week$/i;
 /** Weekday abbreviations chrono does not read ("Tues", "Weds"); their first three letters it does. */
+/** A date phrase that opens with a weekday ("Friday at 3pm", "on Friday"): a booking for it lies within the week ahead. */
+const WEEKDAY_FIRST = /^(?:on\s+|this\s+|coming\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/i;
 const WEEKDAY_ABBREVIATION = /\b(?:Tues|Weds)(?=\.|\b)/gi;
 const LOWER_ABBREVIATION = /^(?:(?:on|last|next|this|coming)\s+)?(?:sun|mon|tues?|weds?|thu(?:rs?)?|fri|sat)\.?$/;
 /** "a few years back", "two months back": "back" after a span is "ago", which chrono reads ("back" it reads as ahead). */
@@ -359,7 +361,16 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   const backAt = ahead.map((r) => !bookedFor(text, r.index, r.text) && (looksBack || pastAt(r.index)));
   // Read back: chrono's own reading of the past (it may find other phrases than read ahead, or none).
   const behind = looksBack || !backAt.some(Boolean) ? [] : parse(false);
-  const results: Array<[chrono.ParsedResult, boolean]> = looksBack ? ahead.map((r) => [r, true])
+  // Told of the past as a whole ("yesterday", "two days ago"), the weekday a booking is for still lies ahead: "I booked an
+  // appointment yesterday for Friday at 3pm" (rules 101), read by chrono forward. A month booked for keeps the past
+  // reading: "last year I booked a holiday for June" is this June, not the next.
+  const bookedDay = ahead.map((r, k) => looksBack && !backAt[k] && WEEKDAY_FIRST.test(r.text));
+  const forward = bookedDay.some(Boolean) ? parse(true) : [];
+  const results: Array<[chrono.ParsedResult, boolean]> = looksBack
+    ? ahead.map((r, k): [chrono.ParsedResult, boolean] => {
+      const read = bookedDay[k] ? forward.find((f) => f.index === r.index) : undefined;
+      return read ? [read, false] : [r, true];
+    })
     : backAt.every(Boolean) ? behind.map((r) => [r, true])
       : ahead.flatMap((r, k): Array<[chrono.ParsedResult, boolean]> => (backAt[k] ? behind.filter((b) => b.index === r.index).map((b) => [b, true]) : [[r, false]]));
   // Where the last phrase read past chrono's own ends ("the week before Christmas next year").
