@@ -265,6 +265,11 @@ function peoplesClauses(nlp: Wink, sentence: string): string[] | null {
     // the sentence kept whole where it stands for nothing there.
     const told = resolveObject(nlp, join(second), first);
     if (/\b(?:it|them|one|ones|her|him)\W*$/i.test(told)) return null;
+    // "…and Ben visits her every summer", "…and Ava found his phone", "…and Ava has one at 4pm": a pronoun or a "one" left
+    // standing for the clause before, kept whole (rules 103).
+    if (/\b(?:he|she|it|its|they|them|their|her|him|his|none)\b/i.test(told) || tokens(nlp, told).some((t, k, all) => /^ones?$/i.test(t.word) && all[k + 1]?.pos !== 'NOUN')) return null;
+    // "I have a dentist appointment on Friday and Ava will drive me": a day said in the first is the plan's too; kept whole.
+    if (findDates(first, DATE_REFERENCE).length > 0 && findDates(join(second), DATE_REFERENCE).length === 0 && /\b(?:will|['’]ll|going to|is to)\b/i.test(told)) return null;
     // "…and Ava was away, we cancelled the trip": a clause runs on past the second person's; kept whole.
     if (/[,;:]\s*\S/.test(told)) return null;
     // Each half a fact alone, or the sentence kept whole: "Liam got promoted." or "Ben stayed home." alone tells nothing

@@ -31,6 +31,19 @@ describe('rules 103: a half that tells nothing alone keeps the sentence whole (r
   });
 });
 
+describe('rules 103: a half that leans on the other keeps the sentence whole (rv99 M1)', () => {
+  test('a pronoun, a bare "one" or "none", a reporting verb, or a day said in the first keeps one fact', async () => {
+    // On main: "Ben visits her every summer", "Ava found his phone", "Ava has one on Monday…", "Ava likes coffee" (the
+    // hedge lost), "Ava will drive Tom" (Friday lost), each a fact of its own.
+    for (const s of ['My sister lives in Porto and Ben visits her every summer.', 'Liam lost his phone and Ava found it.',
+      'I have a meeting with Liam at 3pm and Ava has one at 4pm.', 'Liam has three kids and Ava has none.',
+      'I think Liam likes tea and Ava likes coffee.', 'I have a dentist appointment on Friday and Ava will drive me.']) {
+      const facts = await told(s);
+      assert.ok(!facts.some((f) => /^Ava\b|^Ben visits/.test(f.content)), `${s}: ${show(facts)}`);
+    }
+  });
+});
+
 describe('rules 103: "one" reads the head noun of the object before (rv99 H2)', () => {
   test('"a big house in the city … a small one" is a small house, never a small city', async () => {
     // On main: "Ava has a small city", "Ava ordered a small cheese", "Ava wears a red office", "Ava wants a small cake".
