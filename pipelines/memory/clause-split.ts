@@ -6,7 +6,7 @@
  */
 import type { Wink } from '../wink.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
-import { PEOPLE, SERVICE_PEOPLE } from './grammar.js';
+import { PEOPLE, SERVICE_PEOPLE, namedClauseShape, reportsEvent } from './grammar.js';
 import { findDates } from './relative-date.js';
 import { toldAsPast } from './told-tense.js';
 
@@ -163,13 +163,34 @@ function verbOfSubject(t: Tok | undefined): boolean {
 }
 
 /**
- * "Ava wants the green one" after "Liam wants the blue logo": a bare "one" after an adjective stands for the head noun of
- * the clause before it ("the green logo"); unchanged when the clause before names no thing.
+ * The head noun of the object of the clause before ("a big house" in "Liam has a big house in the city", "slice" in "a
+ * big slice of cake"): the last noun of the words after the verb, up to the first word no noun phrase carries (a
+ * preposition, a conjunction); null when that object names no one thing.
  */
-function withOneNamed(clause: Tok[], before: Tok[]): Tok[] {
+function objectHead(before: Tok[]): Tok | null {
+  const verb = before.findIndex((t, k) => k > 0 && (verbOfSubject(t) || t.pos === 'VERB'));
+  if (verb < 0) return null;
+  let k = verb + 1;
+  while (['VERB', 'AUX', 'PART'].includes(before[k]?.pos ?? '')) k++;
+  let head: Tok | null = null;
+  for (; k < before.length; k++) {
+    const t = before[k]!;
+    if (t.pos === 'NOUN') head = t;
+    else if (head || !(['DET', 'ADJ', 'NUM'].includes(t.pos) || POSSESSIVE.test(t.word))) break;
+  }
+  return head && head.word.toLowerCase() === head.lemma && !PEOPLE.has(head.lemma) && !NOT_THINGS.test(head.lemma) ? head : null;
+}
+
+/**
+ * "Ava wants the green one" after "Liam wants the blue logo": a bare "one" after an adjective stands for the head noun of
+ * the object before it ("the green logo"; rules 103: "a small one" after "a big house in the city" is a small house);
+ * null when that object names no one thing (the sentence is then kept whole).
+ */
+function withOneNamed(clause: Tok[], before: Tok[]): Tok[] | null {
   const at = clause.findIndex((t, i) => /^one$/i.test(t.word) && clause[i - 1]?.pos === 'ADJ' && !['NOUN', 'PROPN', 'ADP'].includes(clause[i + 1]?.pos ?? ''));
-  const head = [...before].reverse().find((t) => t.pos === 'NOUN' && t.word.toLowerCase() === t.lemma && !PEOPLE.has(t.lemma) && !NOT_THINGS.test(t.lemma));
-  return at < 0 || !head ? clause : [...clause.slice(0, at), { ...clause[at]!, word: head.word, pos: 'NOUN' }, ...clause.slice(at + 1)];
+  if (at < 0) return clause;
+  const head = objectHead(before);
+  return head ? [...clause.slice(0, at), { ...clause[at]!, word: head.word, pos: 'NOUN' }, ...clause.slice(at + 1)] : null;
 }
 
 /**
@@ -187,6 +208,26 @@ function withCountNamed(clause: Tok[], before: Tok[]): Tok[] | null {
 
 /** Any instant: whether a clause says a day or a time at all, not which. */
 const DATE_REFERENCE = '2026-01-01T12:00:00.000Z';
+
+/** Words that open a clause inside another ("because", "although", "if"…): two people's clauses after one are its parts. */
+const SUBORDINATOR = /^(?:because|although|though|while|whilst|if|when|whenever|since|unless|whereas|until|till|once|cos|cause)$/i;
+/** Verbs that report or hold a clause ("I think Liam likes tea…", "Liam said he likes tea…"): the clauses after are what is said. */
+const REPORTING = new Set(['think', 'say', 'tell', 'believe', 'know', 'hear', 'hope', 'guess', 'reckon', 'mention', 'suppose', 'expect', 'claim', 'feel', 'doubt', 'bet']);
+
+/**
+ * True when a clause tells a fact alone, as the rules read a sentence: a first-person clause of four words or more (the
+ * statement the speaker said), else an event with a subject of its own (`reportsEvent`) of four words or more or a
+ * name's clause of three ("Liam likes tea"; `namedClauseShape`). "Liam got promoted", "Liam is here", "Ava earns 60k"
+ * are none.
+ */
+function toldAlone(nlp: Wink, clause: string): boolean {
+  // Words as the rules count them, between spaces ("50k" one word).
+  const said = clause.replace(/[.!]+$/, '');
+  const words = said.split(/\s+/);
+  if (/^(?:I|we|my|our)$/i.test(words[0] ?? '')) return words.length >= 4;
+  if (!reportsEvent(nlp, clause)) return false;
+  return words.length >= 4 || namedClauseShape(words, tokens(nlp, said).map((t) => t.pos));
+}
 
 /**
  * "Liam wants the blue logo and Ava wants the green one", "Ana lives in Porto and Ben lives in Lyon": two people's
@@ -212,18 +253,30 @@ function peoplesClauses(nlp: Wink, sentence: string): string[] | null {
     // name's clause of three words is one ("Liam likes tea"; embedded-rules.ts `namedClause`).
     const words = before.filter((t) => t.pos !== 'PUNCT').length;
     if (!subjectThenVerb || words < 3 || (words < 4 && before[0]!.pos !== 'PROPN')) continue;
+    // "Because Liam was sick and Ava was away, we cancelled the trip", "I think Liam likes tea and Ava likes coffee": the
+    // two clauses are one clause's parts, kept whole (rules 103).
+    if (before.some((t, k) => SUBORDINATOR.test(t.word) || t.pos === 'SCONJ' || (REPORTING.has(t.lemma) && before.slice(k + 1).some(verbOfSubject)))) return null;
     // "Liam will bring the cake and Ava will bring the drinks on Saturday": a day said once may be both clauses'; kept whole.
     const first = join(toks.slice(0, i));
-    const second = withCountNamed(withOneNamed(toks.slice(i + 1), before), before);
+    const one = withOneNamed(toks.slice(i + 1), before);
+    const second = one && withCountNamed(one, before);
     if (!second || (findDates(join(second), DATE_REFERENCE).length > 0 && findDates(first, DATE_REFERENCE).length === 0)) return null;
     // "Liam hates mornings and Ava loves them": the object pronoun read in the clause before ("Ava loves mornings"), or
     // the sentence kept whole where it stands for nothing there.
     const told = resolveObject(nlp, join(second), first);
     if (/\b(?:it|them|one|ones|her|him)\W*$/i.test(told)) return null;
-    // "…and Ben stayed home": a name's clause of three words is told alone only with a noun for its object (`namedClause`).
-    const rest = tokens(nlp, told).filter((t) => t.pos !== 'PUNCT');
-    if (rest.length < 3 || (rest.length === 3 && !['NOUN', 'PROPN'].includes(rest[2]!.pos))) return null;
-    return [`${first.replace(/[,;\s]+$/, '')}.`, told];
+    // "…and Ben visits her every summer", "…and Ava found his phone", "…and Ava has one at 4pm": a pronoun or a "one" left
+    // standing for the clause before, kept whole (rules 103).
+    if (/\b(?:he|she|it|its|they|them|their|her|him|his|none)\b/i.test(told) || tokens(nlp, told).some((t, k, all) => /^ones?$/i.test(t.word) && all[k + 1]?.pos !== 'NOUN')) return null;
+    // "I have a dentist appointment on Friday and Ava will drive me": a day said in the first is the plan's too; kept whole.
+    if (findDates(first, DATE_REFERENCE).length > 0 && findDates(join(second), DATE_REFERENCE).length === 0 && /\b(?:will|['’]ll|going to|is to)\b/i.test(told)) return null;
+    // "…and Ava was away, we cancelled the trip": a clause runs on past the second person's; kept whole.
+    if (/[,;:]\s*\S/.test(told)) return null;
+    // Each half a fact alone, or the sentence kept whole: "Liam got promoted." or "Ben stayed home." alone tells nothing
+    // (rules 103).
+    const firstTold = `${first.replace(/[,;\s]+$/, '')}.`;
+    if (!toldAlone(nlp, firstTold) || !toldAlone(nlp, told)) return null;
+    return [firstTold, told];
   }
   return null;
 }

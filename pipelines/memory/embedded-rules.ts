@@ -10,7 +10,7 @@ import { slotKey, thingSlotKey } from './thing-keys.js';
 import { joinNames, resolvePronouns, thirdPerson, type Perspective } from './pronouns.js';
 import { readJointPlan } from './joint-plan.js';
 import { readObligation } from './obligation.js';
-import { withoutEventLead } from './grammar.js';
+import { namedClauseShape, withoutEventLead } from './grammar.js';
 import { withoutLeadingWords } from './discourse-tags.js';
 import { reportedStayFacts, stayFacts } from './stays.js';
 import { withoutTurnedDown } from './rejected-alternative.js';
@@ -416,10 +416,12 @@ const ARRANGEMENT = new RegExp(String.raw`${ARRANGEMENT_LEAD.source.slice(1)}(?:
 
 /**
  * A person named, or a group naming one ("Priya", "Priya and Ben", "Priya and others", "Priya, Ben and the team"), then
- * what they plan or will do: "Priya and others plan to start the stand-up at 9" is their plan as "we plan to…" is ours
- * (rules 99). Case-sensitive: each name capitalised (`namedArrangement`).
+ * what they plan: "Priya and others plan to start the stand-up at 9" is their plan as "we plan to…" is ours (rules 99).
+ * Only a verb of planning says an arrangement: a name's "will" or "is going to" is as often news, a forecast or a state
+ * ("Google will release the new phone on Tuesday", "Liam will turn 30 on Friday", "Prices will rise next year") and
+ * stays a statement (rules 103). Case-sensitive: each name capitalised (`namedArrangement`).
  */
-const NAMED_ARRANGEMENT = /^((?:[A-Z][\p{L}'’-]+)(?:(?:\s*,\s*|,?\s+and\s+)(?:[A-Z][\p{L}'’-]+|others|some others|the others|the rest(?:\s+of\s+(?:them|the\s+team))?|the team|everyone else))*)\s+(?:will|['’]ll|(?:is|are)\s+going\s+to|plans?\s+to|(?:is|are)\s+planning\s+to|intends?\s+to|(?:is|are)\s+scheduled\s+to)\s+(?!not\b|never\b|be\b)[a-z]+/u;
+const NAMED_ARRANGEMENT = /^((?:[A-Z][\p{L}'’-]+)(?:(?:\s*,\s*|,?\s+and\s+)(?:[A-Z][\p{L}'’-]+|others|some others|the others|the rest(?:\s+of\s+(?:them|the\s+team))?|the team|everyone else))*)\s+(?:plans?\s+to|(?:is|are)\s+planning\s+to|intends?\s+to|(?:is|are)\s+scheduled\s+to)\s+(?!not\b|never\b|be\b)[a-z]+/u;
 
 /** True when `sentence` opens with {@link NAMED_ARRANGEMENT} whose every capitalised word could be a name, no day nor month. */
 function namedArrangement(sentence: string): boolean {
@@ -515,18 +517,13 @@ function remarkOnThingAtHand(c: RuleContext): boolean {
   return m?.[1] !== undefined && c.tags(m[1])[0] === 'ADJ';
 }
 
-/** Courtesies a name sends or says ("Ben sends regards", "Tom says thanks"): no fact of three words. */
-const SENT_COURTESY = /^(?:regards|love|thanks|hi|hello|greetings|wishes|hugs|kisses|best)$/i;
-
 /**
  * A whole clause of three words about someone named: a name, a verb and its object ("Liam likes tea", "Ava drinks
- * coffee"; rules 99), as "Liam likes tea and Ava likes coffee" tells two of them; not a courtesy sent.
+ * coffee"; rules 99), as "Liam likes tea and Ava likes coffee" tells two of them; not a courtesy sent (`namedClauseShape`).
  */
 function namedClause(c: RuleContext): boolean {
-  const words = c.sentence.replace(/[.!]+$/, '').split(/\s+/);
-  const tags = c.tags(c.sentence.replace(/[.!]+$/, ''));
-  return words.length === 3 && tags.length === 3 && tags[0] === 'PROPN' && /^\p{Lu}/u.test(words[0]!) && ['NOUN', 'PROPN'].includes(tags[2]!)
-    && !SENT_COURTESY.test(words[2]!) && (tags[1] === 'VERB' || /s$/.test(words[1]!));
+  const said = c.sentence.replace(/[.!]+$/, '');
+  return namedClauseShape(said.split(/\s+/), c.tags(said));
 }
 
 /** All rules over one sentence; falls back to a first-person statement when nothing matched. */

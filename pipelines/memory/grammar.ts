@@ -164,6 +164,19 @@ const EVENT_TIME_LEAD = /^(?:(?:since|from|until|as of)\s+(?:yesterday|today|thi
 /** Possessives that open a subject told of someone else ("His reading has slipped", "Your mum called"). */
 const OTHERS_POSSESSIVE = /^(?:his|her|their|its|your)$/i;
 
+/** Courtesies a name sends or says ("Ben sends regards", "Tom says thanks"): no fact of three words. */
+const SENT_COURTESY = /^(?:regards|love|thanks|hi|hello|greetings|wishes|hugs|kisses|best)$/i;
+
+/**
+ * A clause of three words told of someone named, by its words and tags: a capitalised name, a verb and a noun for its
+ * object ("Liam likes tea"; rules 99), not a courtesy sent ("Ben sends regards"); "Liam got promoted", "Liam is here",
+ * "Liam loves it" tell nothing alone (embedded-rules.ts `namedClause`, clause-split.ts `peoplesClauses`).
+ */
+export function namedClauseShape(words: readonly string[], tags: readonly string[]): boolean {
+  return words.length === 3 && tags.length === 3 && tags[0] === 'PROPN' && /^\p{Lu}/u.test(words[0]!) && ['NOUN', 'PROPN'].includes(tags[2]!)
+    && !SENT_COURTESY.test(words[2]!) && (tags[1] === 'VERB' || /s$/.test(words[1]!));
+}
+
 /**
  * True for a declarative sentence with a subject of its own and a finite verb ("Eleven kids came
  * to the planting day", "The rain barrels were installed", "His reading has slipped a bit", "The school trip to
