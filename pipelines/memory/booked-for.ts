@@ -46,11 +46,12 @@ const TIME_BACK = /\b(?:ago|yesterday|last|past|previous)\b/i;
 /** Where the words said with a weekday end: "for" (another day or thing), a clause's punctuation or joining word. */
 const WITH_DAY_ENDS = /\bfor\b|[,;!?]|\.(?!\d)|\b(?:and|but|so|because|then)\b/i;
 /**
- * After the weekday and its hour, the day or the thing the booking is for ("for Saturday", "for our trip in January", "for
- * the concert"): not a count or a person ("for the two of us", "for you", "for squash").
+ * After the weekday and its hour, another day the booking is for, or a thing with a day of its own ("for Saturday", "for
+ * our trip in January", "for the concert in March"): the slot is that; the weekday is the act's. Not a thing with no day
+ * ("for my birthday", "for the two of us", "for you").
  */
-const FOR_THE_SLOT = new RegExp(String.raw`^(?:\s*(?:at\s+)?[\w:.]+(?:\s*(?:am|pm))?)?\s*,?\s*for\s+(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|${MONTH_SAID}|`
-  + String.raw`(?:the|our|my|his|her|their|your)\s+(?!(?:\d+|two|three|four|five|six|seven|eight|nine|ten|kids|children|family|whole|group|team|both|lot)\b)[a-z]+)\b`, 'i');
+const FOR_THE_SLOT = new RegExp(String.raw`^(?:\s*(?:at\s+)?[\w:.]+(?:\s*(?:am|pm))?)?\s*,?\s*for\s+(?:(?:[\w'’-]+\s+){0,3}?(?:in|on|next|this)\s+)?`
+  + String.raw`(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|${MONTH_SAID})\b`, 'i');
 
 /**
  * True when the weekday `phrase` (at `index` of `text`) is the slot a thing was booked for (rules 97): its clause books

@@ -112,7 +112,7 @@ describe('rules 102: the day of the act of booking, said with no hour, stays beh
 
   test('the slot itself still lies ahead: "I booked a table at Luigi\'s on Friday at 7pm", "… at 7pm for you"', async () => {
     for (const text of ["I booked a table at Luigi's on Friday at 7pm", "I've booked the court on Thursday at 6 for squash",
-      "I booked a table at Luigi's on Friday at 7pm for the two of us"]) {
+      "I booked a table at Luigi's on Friday at 7pm for the two of us", "I booked a table at Luigi's on Friday at 7pm for my birthday"]) {
       const got = await facts(text);
       assert.ok(got.some((c) => /\[2026-12-1[01]/.test(c)), `${text}: ${JSON.stringify(got)}`);
     }
