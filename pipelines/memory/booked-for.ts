@@ -51,7 +51,9 @@ const WITH_DAY_ENDS = /\bfor\b|[,;!?]|\.(?!\d)|\b(?:and|but|so|because|then)\b/i
  * ("for my birthday", "for the two of us", "for you").
  */
 const FOR_THE_SLOT = new RegExp(String.raw`^(?:\s*(?:at\s+)?[\w:.]+(?:\s*(?:am|pm))?)?\s*,?\s*for\s+(?:(?:[\w'’-]+\s+){0,3}?(?:in|on|next|this)\s+)?`
-  + String.raw`(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|${MONTH_SAID})\b`, 'i');
+  + String.raw`(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|${MONTH_SAID})\b(?!['’]s)`, 'i');
+/** A clause of why or when, to the next break ("because Tom asked me", "before it filled up"): no outcome of the slot. */
+const WHY_OR_WHEN = /\b(?:because|cause|cos|since|as|when|after|before|while|once)\b[^,;.!?]*/gi;
 
 /**
  * True when the weekday `phrase` (at `index` of `text`) is the slot a thing was booked for (rules 97): its clause books
@@ -69,9 +71,9 @@ function bookedSlot(text: string, index: number, phrase: string): boolean {
   if (!saysClock(phrase) && !saysClock(after.split(WITH_DAY_ENDS)[0] ?? '')) return false;
   // "… at 6am for our trip in January", "… for Saturday": the slot is that day or thing; the weekday the act's.
   if (FOR_THE_SLOT.test(after)) return false;
-  // The sentence but the verb of booking told of the past ("and it was amazing", "but I missed it", "The tour we booked
-  // on Saturday at 10am was amazing"): the slot has come and gone (rv97 H1).
-  return !toldAsPast(text.replace(SLOT_VERB, ' '));
+  // The sentence but the verb of booking, and but a clause of why or when, told of the past ("and it was amazing", "but I
+  // missed it", "The tour we booked on Saturday at 10am was amazing"): the slot has come and gone (rv97 H1).
+  return !toldAsPast(text.replace(SLOT_VERB, ' ').replace(WHY_OR_WHEN, ' '));
 }
 
 /**
