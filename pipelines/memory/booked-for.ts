@@ -64,7 +64,7 @@ const WHY_OR_WHEN = /\b(?:because|cause|cos|since|as|when|after|before|while|onc
 function bookedSlot(text: string, index: number, phrase: string): boolean {
   if (!ON_WEEKDAY.test(phrase.trim())) return false;
   const clause = clauseAround(text, index);
-  if (!(SLOT_VERB.test(clause) && BOOKED_SLOT.test(clause) && !TIME_BACK.test(clause))) return false;
+  if (!(SLOT_VERB.test(clause) && BOOKED_SLOT.test(clause) && saysClock(clause) && !TIME_BACK.test(clause))) return false;
   // The hour said with the weekday ("on Friday at 7pm"), not with another day or thing of the clause ("on Friday for
   // Saturday at 7pm": Friday is the day of the act of booking; rv97 H5).
   const after = text.slice(index + phrase.length);

@@ -105,7 +105,8 @@ describe('rules 102: the day of the act of booking, said with no hour, stays beh
   });
 
   test('"I booked the flights on Friday at 6am for our trip in January": booked last Friday', async () => {
-    for (const text of ['I booked the flights on Friday at 6am for our trip in January', 'I booked tickets on Friday at 9am for the concert in March']) {
+    for (const text of ['I booked the flights on Friday at 6am for our trip in January', 'I booked tickets on Friday at 9am for the concert in March',
+      'I booked a room on Friday, check-in is at 3pm']) {
       await dated(text, '2026-12-04', '2026-12-11');
     }
   });
