@@ -6,7 +6,7 @@
  * 7 December, not last year's.
  */
 import { BOOKING_NOUNS, saysClock } from './clock-time.js';
-import { clauseAround } from './told-tense.js';
+import { clauseAround, toldAsPast } from './told-tense.js';
 import { MONTH_SAID } from './months.js';
 
 /** Verbs that fix a time for something, in any form ("booked", "have reserved", "I'd arranged"). */
@@ -33,12 +33,27 @@ const A_DAY = new RegExp(String.raw`^(?:for\s+)?(?:(?:this|next|coming)\s+)?(?:(
  */
 const SLOT_THINGS = [...BOOKING_NOUNS, 'table', 'flight', 'room', 'ticket', 'seat', 'court', 'session', 'lesson', 'tour', 'taxi', 'cab'];
 const BOOKED_SLOT = new RegExp(String.raw`\b(?:${SLOT_THINGS.join('|')})s?\b|\bclass(?:es)?\b`, 'i');
-/** Verbs that book a slot, in any form ("booked", "have reserved", "scheduled"); not "ordered", "planned" (a thing, a plan). */
-const SLOT_VERB = /\b(?:book(?:s|ed|ing)?|reserv(?:e|es|ed|ing)|schedul(?:e|es|ed|ing)|arrang(?:e|es|ed|ing))\b/i;
+/**
+ * Verbs that book a slot, in any form ("booked", "have reserved", "scheduled"), with the auxiliaries before them ("I've",
+ * "was", "had"); not "ordered", "planned" (a thing, a plan). "booking" only after a form of "be" ("I'm booking"): "a
+ * booking", "our booking" is the noun (rv97 H2).
+ */
+const SLOT_VERB = /(?:\b(?:have|has|had|was|were|is|are|been|be|just|already)\s+|['’](?:ve|d|s|re|m)\s+)*(?:\b(?:book(?:s|ed)?|reserv(?:e|es|ed|ing)|schedul(?:e|es|ed|ing)|arrang(?:e|es|ed|ing))\b|(?:\b(?:am|is|are|was|were|be|been)\s+|['’](?:m|re|s)\s+)booking\b)/i;
 /** "on Friday", "this Friday", "Friday": a weekday, as chrono may give it with the hour ("on Friday at 7pm"). */
 const ON_WEEKDAY = /^(?:on\s+)?(?:(?:this|coming)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/i;
 /** Words that place a clause's act in the past ("last Friday", "yesterday", "a week ago"): its day is no slot ahead. */
 const TIME_BACK = /\b(?:ago|yesterday|last|past|previous)\b/i;
+/** Where the words said with a weekday end: "for" (another day or thing), a clause's punctuation or joining word. */
+const WITH_DAY_ENDS = /\bfor\b|[,;!?]|\.(?!\d)|\b(?:and|but|so|because|then)\b/i;
+/**
+ * After the weekday and its hour, another day the booking is for, or a thing with a day of its own ("for Saturday", "for
+ * our trip in January", "for the concert in March"): the slot is that; the weekday is the act's. Not a thing with no day
+ * ("for my birthday", "for the two of us", "for you").
+ */
+const FOR_THE_SLOT = new RegExp(String.raw`^(?:\s*(?:at\s+)?[\w:.]+(?:\s*(?:am|pm))?)?\s*,?\s*for\s+(?:(?:[\w'’-]+\s+){0,3}?(?:in|on|next|this)\s+)?`
+  + String.raw`(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|${MONTH_SAID})\b(?!['’]s)`, 'i');
+/** A clause of why or when, to the next break ("because Tom asked me", "before it filled up"): no outcome of the slot. */
+const WHY_OR_WHEN = /\b(?:because|cause|cos|since|as|when|after|before|while|once)\b[^,;.!?]*/gi;
 
 /**
  * True when the weekday `phrase` (at `index` of `text`) is the slot a thing was booked for (rules 97): its clause books
@@ -49,7 +64,16 @@ const TIME_BACK = /\b(?:ago|yesterday|last|past|previous)\b/i;
 function bookedSlot(text: string, index: number, phrase: string): boolean {
   if (!ON_WEEKDAY.test(phrase.trim())) return false;
   const clause = clauseAround(text, index);
-  return SLOT_VERB.test(clause) && BOOKED_SLOT.test(clause) && saysClock(clause) && !TIME_BACK.test(clause);
+  if (!(SLOT_VERB.test(clause) && BOOKED_SLOT.test(clause) && saysClock(clause) && !TIME_BACK.test(clause))) return false;
+  // The hour said with the weekday ("on Friday at 7pm"), not with another day or thing of the clause ("on Friday for
+  // Saturday at 7pm": Friday is the day of the act of booking; rv97 H5).
+  const after = text.slice(index + phrase.length);
+  if (!saysClock(phrase) && !saysClock(after.split(WITH_DAY_ENDS)[0] ?? '')) return false;
+  // "… at 6am for our trip in January", "… for Saturday": the slot is that day or thing; the weekday the act's.
+  if (FOR_THE_SLOT.test(after)) return false;
+  // The sentence but the verb of booking, and but a clause of why or when, told of the past ("and it was amazing", "but I
+  // missed it", "The tour we booked on Saturday at 10am was amazing"): the slot has come and gone (rv97 H1).
+  return !toldAsPast(text.replace(SLOT_VERB, ' ').replace(WHY_OR_WHEN, ' '));
 }
 
 /**

@@ -112,8 +112,11 @@ export function eveningHead(head: string, which: readonly string[], said = ''): 
  * Someone met "for" an outing of the evening ("meeting Ana for dinner", "meet Ben for drinks"): the meeting is the act of
  * meeting, not a business meeting (rules 94; "meeting Tom about the party" or "at the cinema" is not).
  */
-const MET_FOR_EVENING = new RegExp(String.raw`\bmeet(?:s|ing)?\b(?:\s+[\w'’.-]+){0,3}?\s+for\s+(?:(?:a|an|some|the)\s+)?(?:${EVENING_THINGS
-  .filter((t) => !t.named).map((t) => t.said).join('|')}|(?:a|the)\s+(?:${EVENING_THINGS.filter((t) => t.named).map((t) => t.said).join('|')}))\b`, 'i');
+const OUTING_AFTER = String.raw`\s+(?:(?:a|an|some|the)\s+)?(?:${EVENING_THINGS
+  .filter((t) => !t.named).map((t) => t.said).join('|')}|(?:a|the)\s+(?:${EVENING_THINGS.filter((t) => t.named).map((t) => t.said).join('|')}))\b`;
+const MET_FOR_EVENING = new RegExp(String.raw`\bmeet(?:s|ing)?\b(?:\s+[\w'’.-]+){0,3}?\s+for${OUTING_AFTER}`, 'i');
+/** An outing of the evening a meeting is "for" or held "over" ("for dinner", "over drinks"; rv97 H3). */
+const FOR_OR_OVER_OUTING = new RegExp(String.raw`\b(?:for|over)${OUTING_AFTER}`, 'i');
 
 /** True when `said` meets someone for an outing of the evening ("I'm meeting Ana for dinner"; {@link MET_FOR_EVENING}). */
 export function metForEvening(said: string): boolean {
@@ -144,13 +147,18 @@ const EVENING_ALONE = eveningWords(EVENING_THINGS.filter((t) => t.until === unde
 const EARLIER_MEAL = new RegExp(String.raw`\b(?:${EARLIER_MEALS.join('|')})\b`, 'i');
 /**
  * A thing of business hours in the words ({@link BUSINESS_NOUNS}); a meeting only as the thing had ("a / the / my
- * meeting"), so meeting someone for dinner or drinks, or a dinner "to talk about the trip", stays the evening (rules 86),
- * or someone met "about" a thing ("I'm meeting Tom about the party": a talk about it, not the party; rules 97; not "about
- * 8", an hour).
+ * meeting"), so meeting someone for dinner or drinks, or a dinner "to talk about the trip", stays the evening (rules 86);
+ * someone met "about" a thing is {@link MET_ABOUT}.
  */
 const BUSINESS_THING = new RegExp(String.raw`\b(?:(?:a|an|the|my|our|his|her|their|your|this|that)\s+(?:[\w'’-]+\s+)?meetings?|`
-  + String.raw`meet(?:s|ing)?\b(?:\s+[\w'’.-]+){0,3}?\s+about(?!\s+(?:\d|${HOUR_WORDS.join('|')}|noon|midday|midnight)\b)|`
   + String.raw`(?:${BUSINESS_NOUNS.filter((n) => n !== 'meeting').join('|')})s?|deliver(?:ed|ing))\b`, 'i');
+/**
+ * Someone met "about" a thing ("I'm meeting Tom about the party"; rules 97): a talk about it, not the party. Not "about"
+ * an hour or a while ("about 8", "about 15 minutes early", "about half an hour before the show"; rv97 H3), nor when
+ * the meeting is for or over an outing of the evening ({@link FOR_OR_OVER_OUTING}: "meeting Tom for dinner about the trip").
+ */
+const MET_ABOUT = new RegExp(String.raw`\bmeet(?:s|ing)?\b(?:\s+[\w'’.-]+){0,3}?\s+about`
+  + String.raw`(?!\s+(?:\d+|${HOUR_WORDS.join('|')}|noon|midday|midnight|half|quarter|an?\s+(?:hour|half|quarter|minute|couple|few))\b)`, 'i');
 
 /**
  * The hour of the day (0–23) a bare hour (1–12, no am / pm) said for a day ahead is, by `said` (the words it is said
@@ -177,7 +185,8 @@ function lastEveningHour(words: string): number {
 
 /** True when `said` tells of an outing of the evening ({@link EVENING_THING}), not an earlier meal nor a thing of business hours. */
 export function eveningOuting(said: string): boolean {
-  return EVENING_THING.test(said) && !EARLIER_MEAL.test(said) && !BUSINESS_THING.test(said);
+  return EVENING_THING.test(said) && !EARLIER_MEAL.test(said) && !BUSINESS_THING.test(said)
+    && !(MET_ABOUT.test(said) && !FOR_OR_OVER_OUTING.test(said));
 }
 
 /**

@@ -81,6 +81,8 @@ const NOW_AFTER_DAY = /(?<=\b(?:mon|tues|wednes|thurs|fri|satur|sun)day)(\s+)now
  * rules 97), not the night of today: chrono read "date night on Friday at 8" as tonight at 8. Blanked as
  * {@link NOW_AFTER_DAY} is.
  */
+/** A bare hour said with no day ("at 8", "at 7:30"): a day chrono gives it is its own guess. */
+const BARE_HOUR_ALONE = /^at\s+\d{1,2}(?::\d{2})?$/i;
 const NIGHT_OF_EVENT = new RegExp(String.raw`(?<=\b(?:${NIGHT_NAMES.join('|')})['’]?[\s-]+)nights?\b`, 'gi');
 /**
  * The "to" of a move from one day to another ("move my repair from Tuesday to Thursday", "we changed it from Monday to
@@ -475,6 +477,9 @@ export function findDates(text: string, refIso: string): FoundDate[] {
       || (SPEND_BEFORE.test(text.slice(0, r.index)) && COUNTED.test(phrase)) || bareLength(text, r.index, phrase);
     const since = duration ? startOfPerfect(text, r, instant) : null;
     const clock = duration || week || date.length !== 10 ? null : clockOf(r.start, phrase, !back, text);
+    // "We have date night at 8", "we have dinner at 8", said at 10am: chrono read the bare hour as 8am, gone by, and rolled
+    // it to tomorrow; read as the evening (`clockOf`) it is still ahead today, so today's (rv97 H4).
+    if (clock && !back && BARE_HOUR_ALONE.test(phrase.trim()) && date === addDays(dayStart, 1) && `${dayStart}T${clock}` > refIso.slice(0, 16)) date = dayStart;
     const movedFrom = movedTo.includes(r.index + said);
     out.push({ phrase, date, duration, week: week && !duration, ...(since ? { since } : {}), ...(clock ? { clock } : {}), ...(movedFrom ? { movedFrom } : {}) });
   }
