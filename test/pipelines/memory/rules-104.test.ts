@@ -46,7 +46,7 @@ describe('rules 104: a length counted from a day, or a shift, is a time', () => 
 
   test('still bare: a length as a value, before or after a thing told, "two hours on Friday"', () => {
     for (const s of ['My commute is an hour.', 'I need two days from you.', "We'll leave two days after the wedding.",
-      'I pushed myself two hours.', 'I moved here two years ago.']) {
+      'I pushed myself two hours.', 'I moved here two years ago.', 'Could you push my appointment back an hour?']) {
       const found = findDates(s, MONDAY);
       if (s.includes('ago')) assert.ok(found.some((d) => !d.duration), s);
       else assert.ok(found.every((d) => d.duration), `${s}: ${JSON.stringify(found)}`);
