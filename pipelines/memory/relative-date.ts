@@ -239,11 +239,11 @@ const FROM_NOW_AFTER = /^\s*(?:away|off|out|from\s+now|later|hence|['’]?\s*tim
  */
 const FROM_DAY_AFTER = new RegExp(String.raw`^\s*from\s+(?:(?:next|this|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow|(?:${MONTH_SAID}|${MONTH_SHORT})\b|(?:the\s+)?\d)`, 'i');
 /**
- * A shift of a thing said as "it" (review rv100 H2): "push it back two weeks", "bring it forward a week", "delay it an
+ * A shift of a thing said as "it" or "the …" (review rv100 H2; "it" is often rewritten "the dentist appointment"): "push it back two weeks", "bring it forward a week", "delay it an
  * hour": read as before rules 100, a time, so the request is kept. A thing named ("push my appointment back an hour")
  * keeps the length as said.
  */
-const SHIFT_BEFORE = /\b(?:(?:push|pull|mov|shift|bump|delay|postpon)\w*|put|puts|putting|bring|brings|bringing|brought)\s+(?:it|that|this|them|everything)(?:\s+(?:back|forward|ahead|out))?\s+(?:by\s+)?$/i;
+const SHIFT_BEFORE = /\b(?:(?:push|pull|mov|shift|bump|delay|postpon)\w*|put|puts|putting|bring|brings|bringing|brought)\s+(?:it|that|this|them|everything|the(?:\s+[\w'’-]+){1,2})(?:\s+(?:back|forward|ahead|out))?\s+(?:by\s+)?$/i;
 /** "a week on Tuesday", "two weeks Friday", "a week this Friday": weeks counted from a weekday ("two hours on Friday" not). */
 const WEEKS_FROM_DAY = /weeks?$/i;
 const DAY_AFTER = /^\s*(?:(?:on|this|next|coming)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/i;
