@@ -235,14 +235,26 @@ const SPAN_UNIT = /\b(?:seconds?|minutes?|hours?|days|weeks?|weekends?|fortnight
 const BARE_LENGTH = new RegExp(String.raw`^(?:(?:about|around|roughly|almost|nearly|over|under|only|just)\s+)?(?:half\s+an?|${SPAN_COUNT}(?:\s+and\s+a)?|half)\s+`
   + String.raw`(?:seconds?|minutes?|hours?|days?|nights?|weeks?|fortnights?|months?|years?)(?:\s+(?:before|after))?$`, 'i');
 const FROM_NOW_AFTER = /^\s*(?:away|off|out|from\s+now|later|hence|['’]?\s*time|today|tomorrow)\b/i;
-/** "a week on Tuesday", "two weeks Friday": weeks counted from a weekday name a day ("two hours on Friday" does not). */
+/**
+ * Counted from a day told (review rv100 H1): "two weeks from today", "a week from Friday", "six months from March", "a week
+ * from Dec 3", "two weeks from the 12th". Not from a person or a thing ("two days from you").
+ */
+const FROM_DAY_AFTER = new RegExp(String.raw`^\s*from\s+(?:(?:next|this|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow|(?:${MONTH_SAID}|${MONTH_SHORT})\b|(?:the\s+)?\d)`, 'i');
+/**
+ * A shift of a thing said as "it" or "the …" (review rv100 H2; "it" is often rewritten "the dentist appointment"): "push it back two weeks", "bring it forward a week", "delay it an
+ * hour": read as before rules 100, a time, so the request is kept. A thing named ("push my appointment back an hour")
+ * keeps the length as said.
+ */
+const SHIFT_BEFORE = /\b(?:(?:push|pull|mov|shift|bump|delay|postpon)\w*|put|puts|putting|bring|brings|bringing|brought)\s+(?:it|that|this|them|everything|the(?:\s+[\w'’-]+){1,2})(?:\s+(?:back|forward|ahead|out))?\s+(?:by\s+)?$/i;
+/** "a week on Tuesday", "two weeks Friday", "a week this Friday": weeks counted from a weekday ("two hours on Friday" not). */
 const WEEKS_FROM_DAY = /weeks?$/i;
-const DAY_AFTER = /^\s*(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/i;
+const DAY_AFTER = /^\s*(?:(?:on|this|next|coming)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/i;
 
 /** Whether the date phrase `phrase` (at `index` of `text`) is a length said bare (`BARE_LENGTH`), no time. */
 function bareLength(text: string, index: number, phrase: string): boolean {
   const after = text.slice(index + phrase.length);
-  return BARE_LENGTH.test(phrase) && !FROM_NOW_AFTER.test(after) && !(WEEKS_FROM_DAY.test(phrase) && DAY_AFTER.test(after));
+  return BARE_LENGTH.test(phrase) && !FROM_NOW_AFTER.test(after) && !FROM_DAY_AFTER.test(after)
+    && !SHIFT_BEFORE.test(text.slice(0, index)) && !(WEEKS_FROM_DAY.test(phrase) && DAY_AFTER.test(after));
 }
 
 /** A bare unit word after a determiner and before a noun is a modifier ("a weekend yoga class"), no date. */
