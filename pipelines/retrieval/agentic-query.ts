@@ -123,10 +123,13 @@ export async function answerQuestion(
     history.push(...actions);
     let lists = await Promise.all(actions.map((a) => runAction(ctx, a)));
     if (dependent && dependence === 'rescore') {
-      // Each BM25 list over turns re-ranked with the question's word pairs (`termDependence`).
-      await textsOf(stores.graph, tenant, [...new Set(lists.flatMap((l) => (l.scores ? l.ids : [])))], utterances);
-      lists = lists.map((l) => (l.scores ? {
-        ...l, ids: rescoreByDependence(rewritten.terms, l.ids.map((id, i) => ({ id, text: utterances.get(id)?.text ?? '', score: l.scores?.[i] ?? 0 }))),
+      // Each BM25 list over turns re-ranked with the question's word pairs (`termDependence`); its BM25 scores no longer
+      // follow its order, so the list is read by rank.
+      const bm25Turns = (i: number): boolean => actions[i]?.layer === 'interaction' && actions[i]?.tool === 'bm25' && lists[i]?.scores !== undefined;
+      await textsOf(stores.graph, tenant, [...new Set(lists.flatMap((l, i) => (bm25Turns(i) ? l.ids : [])))], utterances);
+      lists = lists.map((l, i) => (bm25Turns(i) ? {
+        ids: rescoreByDependence(rewritten.terms, l.ids.map((id, k) => ({ id, text: utterances.get(id)?.text ?? '', score: l.scores?.[k] ?? 0 }))),
+        ...(l.weight === undefined ? {} : { weight: l.weight }),
       } : l));
     }
     if (round === 1 && searchShare > 0 && rewritten.terms.length > 0 && actions.some((a) => a.speakerId && rewritten.subjectIds.includes(a.speakerId))) {

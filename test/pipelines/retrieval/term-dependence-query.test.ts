@@ -35,14 +35,14 @@ describe('term dependence in the agentic loop (termDependence)', () => {
     return u.id;
   };
 
-  test('BM25 over turns keeps its scores with its list; facts mapped to turns carry none', async () => {
+  test('BM25 over turns keeps its scores with its list; facts mapped to turns carry their facts\' scores', async () => {
     const ctx: ActionContext = { retriever: fx.retriever, tenant: T, filters: {}, question: QUESTION, askerId: null, depth: 30, poolSize: 0, timePool: [] };
     const turns = await runAction(ctx, { layer: 'interaction', tool: 'bm25', query: 'paint sunrise', weight: 1 });
     assert.ok(turns.ids.length > 1);
     assert.equal(turns.scores?.length, turns.ids.length);
     assert.ok(turns.scores.every((s, i) => i === 0 || s <= (turns.scores?.[i - 1] ?? 0)), 'best first');
     const facts = await runAction(ctx, { layer: 'fact', tool: 'bm25', query: 'paint sunrise', weight: 1 });
-    assert.equal(facts.scores, undefined);
+    assert.equal(facts.scores?.length, facts.ids.length);
   });
 
   test('with the dependence list, the turn that paints the sunrise ranks first; re-scored, it ranks no lower', async () => {
