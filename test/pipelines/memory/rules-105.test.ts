@@ -6,9 +6,57 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { factsSaid } from '../../helpers/extract-said.js';
 import { memoryFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
 const MONDAY = '2026-12-07T10:00:00.000Z';
+
+/** The facts of `text` said alone by Jo (the receptionist) to Ana (the caller): [content, kind, eventTime]. */
+const toCaller = async (text: string): Promise<[string, string, string | null][]> =>
+  (await factsSaid(text, MONDAY, ['jo', 'Jo'], ['ana', 'Ana'])).map((f) => [f.content, f.kind, f.eventTime ?? null]);
+
+describe('rules 105: a booking is past or a mistake only by the clause that holds it (rv98 H1)', () => {
+  test('a past time or a mistake told in another clause leaves the booking standing', async () => {
+    // On main: "Jo booked Ana in for Friday 11 December 2026 at 9am because…" (a statement), or no fact at all.
+    for (const [s, want] of [
+      ["I booked you in for Friday at 9am because you missed last week's appointment", /^Ana is booked in for Friday 11 December 2026 at 9am\b/],
+      ["I've booked you in for Wednesday at 4pm, the last time you came was in May", /^Ana is booked in for Wednesday 9 December 2026 at 4pm\b/],
+      ['I booked you for Friday at 9am, you were wrong about Thursday', /^Ana is booked for Friday 11 December 2026 at 9am\b/],
+      ['I booked you in for Friday at 9am, not Thursday as you wrongly thought', /^Ana is booked in for Friday 11 December 2026 at 9am\b/],
+      ['I booked you in for Friday, I did it yesterday', /^Ana is booked in for Friday 11 December 2026\b/],
+      ['Your appointment from last week is moved, I booked you in for Friday at 9am', /\bAna is booked in for Friday 11 December 2026 at 9am\b/],
+      ['Same as last time, I\'ve booked you in for Friday at 9am', /\bAna is booked in for Friday 11 December 2026 at 9am\b/],
+    ] as const) {
+      const facts = await toCaller(s);
+      // A sentence that opens with another day ("Your appointment from last week…") is dated by it, as on rules 97.
+      assert.ok(facts.some(([c, kind, t]) => want.test(c) && kind === 'plan' && (!want.source.startsWith('^') || t! >= '2026-12-07')),
+        `${s}: ${JSON.stringify(facts)}`);
+    }
+  });
+
+  test('a past time or a mistake in the booking\'s own clause still makes it the speaker\'s past act', async () => {
+    for (const s of ['Sorry, I booked you for the wrong day last week', 'Last week I booked you in for Friday at 9am',
+      'so i booked you in for the cleaning last week and you didn\'t show up']) {
+      const facts = await toCaller(s);
+      assert.ok(!facts.some(([c]) => /\bAna is booked\b/.test(c)), `${s}: ${JSON.stringify(facts)}`);
+    }
+  });
+});
+
+describe('rules 105: "you\'re all set for tomorrow / today / tonight\'s show" books that day (rv98 H3)', () => {
+  test('a day said by its name from today books it', async () => {
+    // On main: no fact.
+    for (const [s, want] of [
+      ["You're all set for tomorrow", /^Ana is booked in for Tuesday 8 December 2026$/],
+      ["Perfect, you're all set for tomorrow, just bring your insurance card", /\bAna is booked in for Tuesday 8 December 2026\b/],
+      ["You're all set for today", /^Ana is booked in for Monday 7 December 2026$/],
+      ["You're all set for tonight's show, enjoy", /\bAna is booked in for\b.*\bshow\b/],
+    ] as const) {
+      const facts = await toCaller(s);
+      assert.ok(facts.some(([c, kind]) => want.test(c) && kind === 'plan'), `${s}: ${JSON.stringify(facts)}`);
+    }
+  });
+});
 
 describe('rules 105: a cancellation closes only the plans of whose it is (rv98 H4)', () => {
   const fixtures: MemoryFixture[] = [];
