@@ -43,9 +43,18 @@ function bookingClause(sentence: string): string {
   return sentence.slice(start, end);
 }
 
+/**
+ * A time behind said between "booked you (in)" and what it books ("I booked you in yesterday for Friday at 9am"): it dates
+ * the act of booking, not the slot (rules 105). The booking word is group 1, the time group 2.
+ */
+const ACT_TIME = new RegExp(String.raw`(booked\s+you(?:\s+in)?)\s+(${PAST_TIME})\s+(?=for\s)`, 'i');
+
 /** `sentence` with a booking made for the listener told as the listener's ("you're booked in…"); as said otherwise. */
-export function withListenerBooked(sentence: string): string {
-  if (PAST_OR_WRONG.test(bookingClause(sentence))) return sentence;
+export function withListenerBooked(said: string): string {
+  // "I booked you in yesterday for Friday at 9am": the booking for Friday stands, the day it was made is left out.
+  const act = ACT_TIME.exec(said);
+  const sentence = act && BOOKED_THING.test(said.slice(act.index + act[0].length)) ? said.replace(ACT_TIME, '$1 ') : said;
+  if (PAST_OR_WRONG.test(bookingClause(sentence))) return said;
   const booked = sentence.replace(BOOKED_YOU, (_m, inWord: string | undefined, offset: number, all: string) => {
     const rest = all.slice(offset + _m.length);
     // "booked you a table", "booked you two seats": the thing booked is what the listener is booked for.

@@ -43,6 +43,25 @@ describe('rules 105: a booking is past or a mistake only by the clause that hold
   });
 });
 
+describe('rules 105: a time behind that dates the act of booking, not the slot, leaves the booking standing (rv98 H2)', () => {
+  test('"I booked you in yesterday for Friday at 9am" is Ana\'s booking for the coming Friday', async () => {
+    // On main: "Jo booked Ana in Sunday 6 December 2026 for Friday 11 December 2026 at 9am" (a statement).
+    for (const [s, want] of [
+      ['I booked you in yesterday for Friday at 9am', /^Ana is booked in for Friday 11 December 2026 at 9am$/],
+      ['I booked you yesterday for next Tuesday at 10am', /^Ana is booked for (?:next )?Tuesday 15 December 2026 at 10am$/],
+      ['I booked you in this morning for Thursday at 2pm', /^Ana is booked in for Thursday 10 December 2026 at 2pm$/],
+    ] as const) {
+      const facts = await toCaller(s);
+      assert.ok(facts.some(([c, kind]) => want.test(c) && kind === 'plan'), `${s}: ${JSON.stringify(facts)}`);
+    }
+  });
+
+  test('one booked yesterday for the wrong day stays the speaker\'s past act', async () => {
+    const facts = await toCaller('I booked you in yesterday for the wrong day');
+    assert.ok(!facts.some(([c]) => /\bAna is booked\b/.test(c)), JSON.stringify(facts));
+  });
+});
+
 describe('rules 105: "you\'re all set for tomorrow / today / tonight\'s show" books that day (rv98 H3)', () => {
   test('a day said by its name from today books it', async () => {
     // On main: no fact.
