@@ -545,6 +545,16 @@ function calledOff(fact: ExtractedFact, targetIds: string[]): Decision {
   return rest.length > 0 ? { op: 'UPDATE', targetId: first, alsoReplaces: rest } : { op: 'UPDATE', targetId: first };
 }
 
+/** True when two facts are of the same person: the same subject, told about the same other person or none (`reportedBy`). */
+function sameOwner(a: Fact, b: Fact): boolean {
+  return a.subjectId === b.subjectId && a.planObject?.reportedBy === b.planObject?.reportedBy;
+}
+
+/** True when `f` is told of `person` (lower-case, singular; `reportedBy`, or among the people its plan names). */
+function ofPerson(f: Fact, person: string): boolean {
+  return f.planObject?.reportedBy === person || (f.planObject?.people ?? []).some((p) => p.toLowerCase() === person);
+}
+
 /**
  * Deterministic consolidation (embedded mode): an outcome settles the most similar open plan or
  * commitment about the same thing (`aboutPlan`: by plan object, else a shared topic word) and, when
@@ -586,9 +596,14 @@ export class RuleDecider implements Decider {
       const plans = candidates.filter((c) => (SETTLEABLE.has(c.fact.kind) || (isIntention(c.fact.content) && !resolutionDone(fact, c.fact))
           || (fact.settles === 'done' && PROBLEM.test(c.fact.content))) && fits(c));
       // A cancellation closes the plan of the thing it calls off before one that only mentions it ("renew my passport
-      // before the Lisbon trip"; rules 98).
-      const itself = fact.settles === 'cancelled' && fact.planObject
-        ? plans.find((c) => c.fact.planObject && cancelsPlanItself(fact.planObject!, c.fact.planObject)) : undefined;
+      // before the Lisbon trip"; rules 98), only among the plans of whose it is: one told of someone ("Sarah cancelled the
+      // concert", "my sister cancelled the gym") among that person's, else among those of whose the first one is; never the
+      // speaker's own plan of the same concert (rules 105).
+      const first = plans[0];
+      const by = fact.planObject?.reportedBy ?? fact.planObject?.doneBy;
+      const whose = (c: Candidate): boolean => (by ? ofPerson(c.fact, by) : sameOwner(c.fact, first!.fact));
+      const itself = fact.settles === 'cancelled' && fact.planObject && first
+        ? plans.find((c) => c.fact.planObject && whose(c) && cancelsPlanItself(fact.planObject!, c.fact.planObject)) : undefined;
       const open = itself ?? plans[0]
         ?? candidates.find((c) => (fact.settles === 'instead' || fact.settles === 'cancelled') && c.fact.planObject?.event === true && fits(c));
       // "Let's do Saturday at seven instead", "can we do 7 instead?": an alternative naming only a new time moves the latest
