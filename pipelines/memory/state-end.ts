@@ -78,6 +78,10 @@ export function stateEnd(text: string, refIso: string): string | null {
     const last = days.map((d) => d.date).sort().pop();
     if (last) return new Date(Date.parse(`${last}T00:00:00.000Z`) + DAY_MS).toISOString();
   }
+  // "My mum is visiting Dec 3 to Dec 10", "between the 20th and the 27th": a range of days ends the day after its last
+  // (rules 108); one told of the past (read back by `findDates`) ends nothing ahead.
+  const range = findDates(text, refIso).find((d) => d.end !== undefined && d.end >= refIso.slice(0, 10));
+  if (range?.end) return new Date(Date.parse(`${range.end}T00:00:00.000Z`) + DAY_MS).toISOString();
   // "I'm on nights until the 9th": a bare day of the month, which chrono does not read; the day to come.
   const ordinal = UNTIL_ORDINAL.test(text) ? ordinalDay(text, refIso) : null;
   if (ordinal && /^(?:until|till|til)\s/i.test(ordinal.phrase) && !toldAsPast(clauseAround(text, ordinal.index))) {
