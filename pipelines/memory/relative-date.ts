@@ -90,7 +90,13 @@ const LASTS = /^last(?:s|ed|ing)$/i;
  * A range of days of the month ("between the 20th and the 27th", "from the 3rd to the 10th"; rules 108): the words after
  * the first day (`ordinalDay`) that name the last.
  */
-const ORDINAL_RANGE_END = /^\s+(?:and|to|until|till|through|-)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b/i;
+const ORDINAL_RANGE_END = new RegExp(String.raw`^\s+(?:and|to|until|till|through|-)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b|\s+(?:${MONTH_SAID}|${MONTH_SHORT})\b)`, 'i');
+/**
+ * Weekdays said as one stretch of days, not a weekly schedule ("My mum is visiting from Monday to Wednesday", "I'll be
+ * away Monday to Friday", "next Monday to Wednesday"; not "I work Monday to Friday", "the shop is open Monday to
+ * Saturday"): a progressive, a future, or "this / next / coming" (rules 108).
+ */
+const ONE_STRETCH = /\b(?:this|next|coming|will|going\s+to|gonna)\b|['’]ll\b|(?:['’]m|['’]s|['’]re|\b(?:am|is|are|be))\s+(?:\w+ing|off|away|out)\b/i;
 const NOW_AFTER_DAY = /(?<=\b(?:mon|tues|wednes|thurs|fri|satur|sun)day)(\s+)now\b/gi;
 /**
  * "night" as the name of an evening's event ("date night", "game night", "quiz night"; clock-time.ts `NIGHT_NAMES`,
@@ -528,7 +534,7 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     // it to tomorrow; read as the evening (`clockOf`) it is still ahead today, so today's (rv97 H4).
     if (clock && !back && BARE_HOUR_ALONE.test(phrase.trim()) && date === addDays(dayStart, 1) && `${dayStart}T${clock}` > refIso.slice(0, 16)) date = dayStart;
     const movedFrom = movedTo.includes(r.index + said);
-    const end = duration || week ? null : rangeEnd(r, date, back, dayStart);
+    const end = duration || week ? null : rangeEnd(r, text, date, back, dayStart);
     if (end) date = end.start;
     out.push({ phrase, date, duration, week: week && !duration, ...(since ? { since } : {}), ...(clock ? { clock } : {}), ...(movedFrom ? { movedFrom } : {}),
       ...(end ? { end: end.last } : {}) });
@@ -540,10 +546,12 @@ export function findDates(text: string, refIso: string): FoundDate[] {
 /**
  * A range of days chrono read ("Dec 3 to Dec 10", "Monday to Wednesday"; rules 108), `date` its first day as read: the
  * first and last day. Read ahead with no year said, a range under way is this one ("Dec 3 to Dec 10" said on 7 December:
- * this December's, not next year's). Null when the phrase names no last day.
+ * this December's, not next year's). Null when the phrase names no last day, or weekdays alone are a schedule.
  */
-function rangeEnd(r: chrono.ParsedResult, date: string, back: boolean, dayStart: string): { start: string; last: string } | null {
+function rangeEnd(r: chrono.ParsedResult, text: string, date: string, back: boolean, dayStart: string): { start: string; last: string } | null {
   if (!r.end || date.length !== 10 || !(r.end.isCertain('day') || r.end.isCertain('weekday'))) return null;
+  // "I work Monday to Friday": weekdays alone in a habit or a present state are a week's schedule (`ONE_STRETCH`).
+  if (!r.start.isCertain('month') && (!ONE_STRETCH.test(text) || HABITUAL.test(text))) return null;
   const last = precise(r.end);
   if (last.length !== 10 || last < date) return null;
   const earlier = (d: string): string => `${Number(d.slice(0, 4)) - 1}${d.slice(4)}`;

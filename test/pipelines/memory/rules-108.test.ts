@@ -36,6 +36,15 @@ describe('rules 108: date ranges and lengths', () => {
     assert.ok(facts.every((f) => !f.validUntil), JSON.stringify(facts));
   });
 
+  test('weekdays said as a weekly schedule are no range that ends; "the 3rd to the 10th of January" keeps its month', async () => {
+    for (const s of ['I work Monday to Friday.', 'The shop is open Monday to Saturday.', 'I usually go to the gym Monday to Wednesday.']) {
+      const facts = await factsSaid(s, MONDAY, MARIA, JO);
+      assert.ok(facts.length > 0 && facts.every((f) => !f.validUntil && !/ to \w+day /.test(f.content)), `${s}: ${JSON.stringify(facts)}`);
+    }
+    const facts = await factsSaid('My exams are from the 3rd to the 10th of January.', MONDAY, MARIA, JO);
+    assert.ok(facts.length > 0 && facts.every((f) => !/of January/.test(f.content)), JSON.stringify(facts));
+  });
+
   test('a length after "lasts" or "takes" is how long: no date', async () => {
     // On main: "lasts" read as a date, "The workshop on Monday 7 December 2026 eight hours".
     for (const s of ['The workshop lasts eight hours.', 'The workshop takes eight hours.', 'The flight lasted two hours.']) {
