@@ -21,6 +21,9 @@ const NOT_A_STATE = /\b(?:will|'ll|going to|gonna|shall|did|was|were|had)\b/i;
 /** "for the rest of the month", "the rest of the week": chrono reads no date in them. */
 const REST_OF = new RegExp(String.raw`\b(?:the\s+)?rest\s+of\s+(?:the|this)\s+(week|month|year)\b|\b(?:${UNTIL}|to)\s+the\s+end\s+of\s+(?:the|this)\s+(week|month|year)\b`, 'i');
 
+/** A word a range of days is said with ("Dec 3 to Dec 10", "between the 20th and the 27th", "Dec 21 - Dec 28"): only then is one looked for. */
+const RANGE_WORD = /\s(?:to|and|through|thru|till|until|-|–)\s/i;
+
 /** Away on named days ("I'm out on Thursday and Friday", "she's off on Monday"): the state ends after the last of them. */
 const AWAY_ON = /\b(?:I(?:['’]m| am)|(?:he|she)(?:['’]s| is)|(?:we|they)(?:['’]re| are))\s+(?:out|off|away|on leave|on holiday|on vacation|out of (?:the )?office)\s+(?=on\s)/i;
 
@@ -80,7 +83,7 @@ export function stateEnd(text: string, refIso: string): string | null {
   }
   // "My mum is visiting Dec 3 to Dec 10", "between the 20th and the 27th": a range of days ends the day after its last
   // (rules 108); one told of the past (read back by `findDates`) ends nothing ahead.
-  const range = findDates(text, refIso).find((d) => d.end !== undefined && d.end >= refIso.slice(0, 10));
+  const range = RANGE_WORD.test(text) ? findDates(text, refIso).find((d) => d.end !== undefined && d.end >= refIso.slice(0, 10)) : undefined;
   if (range?.end) return new Date(Date.parse(`${range.end}T00:00:00.000Z`) + DAY_MS).toISOString();
   // "I'm on nights until the 9th": a bare day of the month, which chrono does not read; the day to come.
   const ordinal = UNTIL_ORDINAL.test(text) ? ordinalDay(text, refIso) : null;

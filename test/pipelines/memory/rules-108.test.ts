@@ -1,7 +1,8 @@
 /**
  * Rules 108 (dates): a range of days carries its end ("My mum is visiting Dec 3 to Dec 10": `validUntil` the day after
  * the last, as a temporary state's "for a month" does); a length after "lasts" is how long, no date; "in like an hour",
- * "in an hour or so" are dated as "in an hour". Each fails on main 35a87d3e (what it did there in the comment).
+ * "in an hour or so" are dated as "in an hour". Each fails on main 35a87d3e (what it did there in the comment), but the
+ * guards of what stays as it was: a range told of the past, weekdays as a schedule, "the 3rd to the 10th of January".
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
