@@ -6,6 +6,7 @@
 import * as chrono from 'chrono-node';
 import { bookedFor } from './booked-for.js';
 import { addDays, weekdayOfNextWeek } from './calendar-day.js';
+import { DAY_MS } from '../../graph/core/time.js';
 import { NIGHT_NAMES, clockOf, hourInstead, hourWordsAsNumbers } from './clock-time.js';
 import { monthAheadYear } from './month-ahead.js';
 import { isHouseNumber, isRecurring, isRelativesName } from './not-dates.js';
@@ -96,6 +97,8 @@ const ORDINAL_RANGE_END = new RegExp(String.raw`^\s+(?:and|to|until|till|through
  * away Monday to Friday", "next Monday to Wednesday"; not "I work Monday to Friday", "the shop is open Monday to
  * Saturday"): a progressive, a future, or "this / next / coming" (rules 108).
  */
+/** "next week" (rules 108, review H3): weekdays of a range said with it are next week's. */
+const NEXT_WEEK_SAID = /\bnext\s+week\b/i;
 const ONE_STRETCH = /\b(?:this|next|coming|will|going\s+to|gonna)\b|['’]ll\b|(?:['’]m|['’]s|['’]re|\b(?:am|is|are|be))\s+(?:\w+ing|off|away|out)\b/i;
 const NOW_AFTER_DAY = /(?<=\b(?:mon|tues|wednes|thurs|fri|satur|sun)day)(\s+)now\b/gi;
 /**
@@ -510,10 +513,7 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     // "We went camping in May", told in December: chrono takes the nearest May, next year's; told of the past, a month
     // named without its year is this year's or last year's, never one to come (rules 38).
     if (back && MONTH_IN_PHRASE.test(phrase) && r.start.isCertain('month') && !r.start.isCertain('year') && date > refIso.slice(0, date.length)) {
-      const year = Number(date.slice(0, 4)) - 1;
-      // A 29 February said in the year after a leap year: last year had none, so its last day of February.
-      const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-      date = `${year}${date.slice(4, 10) === '-02-29' && !leap ? `-02-28${date.slice(10)}` : date.slice(4)}`;
+      date = yearsBefore(date, 1);
     } else if (!back && MONTH_IN_PHRASE.test(phrase) && r.start.isCertain('month') && !r.start.isCertain('year') && !r.start.isCertain('day')) {
       // "for two weeks in December", said on 5 December: this December, not next year's (`monthAheadYear`).
       date = `${monthAheadYear(r.start.get('month')! - 1, instant.getTime(), text.slice(0, r.index + phrase.search(MONTH_IN_PHRASE)))}${date.slice(4)}`;
@@ -552,13 +552,36 @@ function rangeEnd(r: chrono.ParsedResult, text: string, date: string, back: bool
   if (!r.end || date.length !== 10 || !(r.end.isCertain('day') || r.end.isCertain('weekday'))) return null;
   // "I work Monday to Friday": weekdays alone in a habit or a present state are a week's schedule (`ONE_STRETCH`).
   if (!r.start.isCertain('month') && (!ONE_STRETCH.test(text) || HABITUAL.test(text))) return null;
-  const last = precise(r.end);
+  // "Next week I'm off Monday to Wednesday": weekdays alone with "next week" said before them or in their clause are
+  // next week's (`weekdayOfNextWeek`), not chrono's coming ones; "next week" said elsewhere leaves the range no end.
+  if (!r.start.isCertain('month') && r.start.isCertain('weekday') && r.end.isCertain('weekday') && NEXT_WEEK_SAID.test(text) && !NEXT_WEEK_SAID.test(r.text)) {
+    const before = text.slice(0, r.index).split(/[.!?]/).pop() ?? '';
+    if (!NEXT_WEEK_SAID.test(before) && !NEXT_WEEK_SAID.test(clauseAround(text, r.index))) return null;
+    const start = weekdayOfNextWeek(dayStart, r.start.get('weekday')!);
+    const last = weekdayOfNextWeek(dayStart, r.end.get('weekday')!);
+    return last < start ? null : { start, last };
+  }
+  let last = precise(r.end);
+  // "I was in Rome from May 3 to May 10", said in December: the start was read back a year (or a weekday back a week);
+  // the end goes back with it, else it would lie a year after the start (review H1).
+  const read = precise(r.start);
+  if (last.length === 10 && read.length === 10 && read !== date) {
+    const years = Number(read.slice(0, 4)) - Number(date.slice(0, 4));
+    last = years > 0 && yearsBefore(read, years) === date ? yearsBefore(last, years) : addDays(last, Math.round((Date.parse(date) - Date.parse(read)) / DAY_MS));
+  }
   if (last.length !== 10 || last < date) return null;
   const earlier = (d: string): string => `${Number(d.slice(0, 4)) - 1}${d.slice(4)}`;
   if (!back && !r.start.isCertain('year') && r.start.isCertain('month') && date > dayStart && earlier(last) >= dayStart && earlier(date) <= dayStart) {
     return { start: earlier(date), last: earlier(last) };
   }
   return { start: date, last };
+}
+
+/** `day` (`YYYY-MM-DD…`) `years` years before; a 29 February in a year with none is its 28th. */
+function yearsBefore(day: string, years: number): string {
+  const year = Number(day.slice(0, 4)) - years;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return `${year}${day.slice(4, 10) === '-02-29' && !leap ? `-02-28${day.slice(10)}` : day.slice(4)}`;
 }
 
 /** The ISO date (or `YYYY-MM`) a date phrase refers to, or null if not understood. */

@@ -4,6 +4,7 @@
  */
 import * as chrono from 'chrono-node';
 import { DURATION, SPEND_BEFORE, findDates, namesDay, ordinalDay } from './relative-date.js';
+import { bookedFor } from './booked-for.js';
 import { clauseAround, toldAsPast } from './told-tense.js';
 import { COUNTED, MAX_COUNT, UNTIL } from './spans.js';
 import { DAY_MS } from '../../graph/core/time.js';
@@ -82,8 +83,13 @@ export function stateEnd(text: string, refIso: string): string | null {
     if (last) return new Date(Date.parse(`${last}T00:00:00.000Z`) + DAY_MS).toISOString();
   }
   // "My mum is visiting Dec 3 to Dec 10", "between the 20th and the 27th": a range of days ends the day after its last
-  // (rules 108); one told of the past (read back by `findDates`) ends nothing ahead.
-  const range = RANGE_WORD.test(text) ? findDates(text, refIso).find((d) => d.end !== undefined && d.end >= refIso.slice(0, 10)) : undefined;
+  // (rules 108); one told of the past ("I was in Rome between the 3rd and the 10th", its clause's tense) ends nothing ahead,
+  // unless it is what a booking is for ("I booked the cottage for Dec 20 to Dec 27": `bookedFor`).
+  const toldBefore = (phrase: string): boolean => {
+    const at = Math.max(0, text.indexOf(phrase));
+    return toldAsPast(clauseAround(text, at)) && !bookedFor(text, at, phrase);
+  };
+  const range = RANGE_WORD.test(text) ? findDates(text, refIso).find((d) => d.end !== undefined && d.end >= refIso.slice(0, 10) && !toldBefore(d.phrase)) : undefined;
   if (range?.end) return new Date(Date.parse(`${range.end}T00:00:00.000Z`) + DAY_MS).toISOString();
   // "I'm on nights until the 9th": a bare day of the month, which chrono does not read; the day to come.
   const ordinal = UNTIL_ORDINAL.test(text) ? ordinalDay(text, refIso) : null;

@@ -37,6 +37,52 @@ describe('rules 108: date ranges and lengths', () => {
     assert.ok(facts.every((f) => !f.validUntil), JSON.stringify(facts));
   });
 
+  test('a past range in an earlier month: its end moves back with its start, and it ends nothing ahead (review H1)', async () => {
+    // Before: "from Sunday 3 May 2026 to Monday 10 May 2027", validUntil 2027-05-11 (the start read back a year, the end not).
+    for (const [s, start, last] of [
+      ['I was in Rome from May 3 to May 10.', '2026-05-03', 'Sunday 10 May 2026'],
+      ['I was away from March 3 to March 10.', '2026-03-03', 'Tuesday 10 March 2026'],
+      ['We stayed at the hotel from Jan 2 to Jan 5.', '2026-01-02', 'Monday 5 January 2026'],
+    ] as const) {
+      const facts = await factsSaid(s, MONDAY, MARIA, JO);
+      assert.ok(facts.length > 0, s);
+      assert.ok(facts.every((f) => !f.validUntil), `${s}: ${JSON.stringify(facts)}`);
+      const f = facts.find((x) => x.eventTime === start);
+      assert.ok(f, `${s}: ${JSON.stringify(facts)}`);
+      assert.ok(f.content.includes(last), `${s}: ${f.content}`);
+      assert.ok(!f.content.includes('2027'), `${s}: ${f.content}`);
+    }
+    const [found] = findDates('I was in Rome from May 3 to May 10.', MONDAY).filter((d) => d.end);
+    assert.deepEqual([found?.date, found?.end], ['2026-05-03', '2026-05-10']);
+  });
+
+  test('a past-told range of days of the month ends nothing ahead (review M1)', async () => {
+    // Before: "between Thursday 3 December 2026 and Thursday 10 December 2026", validUntil 2026-12-11.
+    const facts = await factsSaid('I was in Rome between the 3rd and the 10th.', MONDAY, MARIA, JO);
+    assert.ok(facts.length > 0);
+    assert.ok(facts.every((f) => !f.validUntil), JSON.stringify(facts));
+    // What a booking is for lies ahead whatever the tense: its end stays.
+    const booked = await factsSaid('I booked the cottage for Dec 20 to Dec 27.', MONDAY, MARIA, JO);
+    assert.ok(booked.some((f) => f.validUntil === '2026-12-28T00:00:00.000Z'), JSON.stringify(booked));
+  });
+
+  test('weekdays of a range said with "next week" lie in next week, or the range has no end (review H3)', async () => {
+    // Before: "next week I'm off Monday to Wednesday" read as 7 to 9 December, validUntil 2026-12-10 (this week's Wednesday).
+    for (const s of ["next week I'm off Monday to Wednesday", "Next week I'm off from Monday to Wednesday.", "I'm off Monday to Wednesday next week."]) {
+      const facts = await factsSaid(s, MONDAY, MARIA, JO);
+      assert.ok(facts.length > 0, s);
+      for (const f of facts) {
+        assert.ok(!f.validUntil || f.validUntil === '2026-12-17T00:00:00.000Z', `${s}: ${JSON.stringify(f)}`);
+        assert.ok(!/\b(?:7|8|9) December/.test(f.content), `${s}: ${f.content}`);
+      }
+    }
+    const facts = await factsSaid("next week I'm off Monday to Wednesday", MONDAY, MARIA, JO);
+    const f = facts.find((x) => /off/.test(x.content));
+    assert.ok(f, JSON.stringify(facts));
+    assert.match(f.content, /Monday 14 December 2026 to Wednesday 16 December 2026/);
+    assert.equal(f.validUntil, '2026-12-17T00:00:00.000Z');
+  });
+
   test('weekdays said as a weekly schedule are no range that ends; "the 3rd to the 10th of January" keeps its month', async () => {
     for (const s of ['I work Monday to Friday.', 'The shop is open Monday to Saturday.', 'I usually go to the gym Monday to Wednesday.']) {
       const facts = await factsSaid(s, MONDAY, MARIA, JO);
