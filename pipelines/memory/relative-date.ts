@@ -87,11 +87,13 @@ const IN_LIKE = /(?<=\bin\s+)like(?=\s+(?:an?|one|two|three|four|five|six|seven|
 const OR_SO_AFTER = /^\s+or\s+so\b/i;
 /** "lasts", "lasted", "lasting": chrono reads "last" in them as a time gone by; a verb of how long, no date (rules 108). */
 const LASTS = /^last(?:s|ed|ing)$/i;
+/** "The festival lasts until Sunday": the verb before "until / till / through", blanked so chrono reads no "last" range (review H4). */
+export const LASTS_UNTIL = /\blast(?:s|ed|ing)(?=\s+(?:until|till|til|through|thru)\b)/gi;
 /**
  * A range of days of the month ("between the 20th and the 27th", "from the 3rd to the 10th"; rules 108): the words after
  * the first day (`ordinalDay`) that name the last.
  */
-const ORDINAL_RANGE_END = new RegExp(String.raw`^\s+(?:and|to|until|till|through|-)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b|\s+(?:${MONTH_SAID}|${MONTH_SHORT})\b)`, 'i');
+const ORDINAL_RANGE_END = new RegExp(String.raw`^\s+(and|to|until|till|through|-)\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b|\s+(?:${MONTH_SAID}|${MONTH_SHORT})\b)`, 'i');
 /**
  * Weekdays said as one stretch of days, not a weekly schedule ("My mum is visiting from Monday to Wednesday", "I'll be
  * away Monday to Friday", "next Monday to Wednesday"; not "I work Monday to Friday", "the shop is open Monday to
@@ -364,10 +366,12 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   if (ordinal && ordinalFound) {
     // "between the 20th and the 27th", "from the 20th to the 27th": the last day too, in the month of the first or the next.
     const last = ORDINAL_RANGE_END.exec(text.slice(ordinal.index + ordinal.phrase.length));
-    const lead = /\bbetween\s+$/i.test(text.slice(0, ordinal.index)) || /^from\s/i.test(ordinal.phrase);
+    // "between" before "and"; "from", or the day alone ("visiting the 20th to the 27th"), before "to / till / through".
+    const lead = /\bbetween\s+$/i.test(text.slice(0, ordinal.index)) || /^from\s/i.test(ordinal.phrase)
+      || (last?.[1]?.toLowerCase() !== 'and' && /^the\s/i.test(ordinal.phrase));
     if (last && lead) {
       const [y, m, d] = ordinal.date.split('-').map(Number) as [number, number, number];
-      const day = Number(last[1]);
+      const day = Number(last[2]);
       const end = new Date(Date.UTC(y, day > d ? m - 1 : m, day));
       if (end.getUTCDate() === day) {
         ordinalFound.phrase += last[0];
@@ -385,7 +389,7 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   // "Saturday at seven": the hour as a number, padded.
   const readable = hourWordsAsNumbers(text.replace(WEEKDAY_ABBREVIATION, (m) => `${m.slice(0, 3)} `).replace(SPAN_BACK, (_m, span: string) => `${span} ago `)
     .replace(NOW_AFTER_DAY, (m) => ' '.repeat(m.length)).replace(NIGHT_OF_EVENT, (m) => ' '.repeat(m.length))
-    .replace(IN_LIKE, (m) => ' '.repeat(m.length)));
+    .replace(IN_LIKE, (m) => ' '.repeat(m.length)).replace(LASTS_UNTIL, (m) => ' '.repeat(m.length)));
   // Where each blanked "to" of a move begins: the day before it is the one moved from.
   const movedTo = [...readable.matchAll(MOVE_FROM_TO)].map((m) => m.index);
   const movable = movedTo.length === 0 ? readable : readable.replace(MOVE_FROM_TO, (m) => ' '.repeat(m.length));

@@ -3,7 +3,7 @@
  * resolved against the utterance time with chrono-node (`stateEnd`).
  */
 import * as chrono from 'chrono-node';
-import { DURATION, SPEND_BEFORE, findDates, namesDay, ordinalDay } from './relative-date.js';
+import { DURATION, LASTS_UNTIL, SPEND_BEFORE, findDates, namesDay, ordinalDay } from './relative-date.js';
 import { bookedFor } from './booked-for.js';
 import { clauseAround, toldAsPast } from './told-tense.js';
 import { COUNTED, MAX_COUNT, UNTIL } from './spans.js';
@@ -111,7 +111,9 @@ export function stateEnd(text: string, refIso: string): string | null {
     }
     return null;
   };
-  for (const r of chrono.en.parse(withoutWeekdaysOfWeeks(text, byWeek), { instant, timezone: 0 }, { forwardDate: true })) {
+  // "The festival lasts until Sunday": the verb blanked, so chrono reads "until Sunday", not a range from today (`LASTS_UNTIL`).
+  const read = withoutWeekdaysOfWeeks(text, byWeek).replace(LASTS_UNTIL, (m) => ' '.repeat(m.length));
+  for (const r of chrono.en.parse(read, { instant, timezone: 0 }, { forwardDate: true })) {
     const day = untilDay(r.index);
     if (day) return day;
     const phrase = r.text.trim();

@@ -83,6 +83,34 @@ describe('rules 108: date ranges and lengths', () => {
     assert.equal(f.validUntil, '2026-12-17T00:00:00.000Z');
   });
 
+  test('"lasts until Sunday": the verb stays, the day is the end, no range from today (review H4)', async () => {
+    // Before: "The festival from Monday 7 December 2026 to Sunday 13 December 2026" ("lasts" read as a range from today).
+    for (const [s, subject, last, end] of [
+      ['The festival lasts until Sunday.', 'The festival', 'Sunday 13 December 2026', '2026-12-14'],
+      ['the exhibition lasts until friday', 'The exhibition', 'Friday 11 December 2026', '2026-12-12'],
+    ] as const) {
+      const facts = await factsSaid(s, MONDAY, MARIA, JO);
+      const f = facts.find((x) => x.content.startsWith(subject));
+      assert.ok(f, `${s}: ${JSON.stringify(facts)}`);
+      assert.equal(f.content, `${subject} lasts until ${last}`);
+      assert.equal(f.validUntil, `${end}T00:00:00.000Z`, `${s}: ${JSON.stringify(f)}`);
+    }
+  });
+
+  test('a range of days of the month without its second "the", or without "between / from" (review H5)', async () => {
+    // Before: "between on Sunday 20 December 2026 and 27th" / "on Sunday 20 December 2026 to the 27th", no end.
+    for (const s of ['My mum is visiting between the 20th and 27th.', 'my mum is visiting the 20th to the 27th']) {
+      const facts = await factsSaid(s, MONDAY, MARIA, JO);
+      const f = facts.find((x) => /mum is visiting/.test(x.content));
+      assert.ok(f, `${s}: ${JSON.stringify(facts)}`);
+      assert.match(f.content, /(?:between|from) Sunday 20 December 2026 (?:and|to) Sunday 27 December 2026$/, s);
+      assert.equal(f.validUntil, '2026-12-28T00:00:00.000Z', `${s}: ${JSON.stringify(f)}`);
+    }
+    // Two days named with "and", no "between": two days, no range.
+    const [two] = findDates("I'm free the 20th and the 27th.", MONDAY);
+    assert.equal(two?.end, undefined);
+  });
+
   test('weekdays said as a weekly schedule are no range that ends; "the 3rd to the 10th of January" keeps its month', async () => {
     for (const s of ['I work Monday to Friday.', 'The shop is open Monday to Saturday.', 'I usually go to the gym Monday to Wednesday.']) {
       const facts = await factsSaid(s, MONDAY, MARIA, JO);
