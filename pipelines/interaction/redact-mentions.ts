@@ -7,6 +7,7 @@ import { saysNumberInWords, spokenRuns } from '../../graph/spoken-digits.js';
 import { withSpokenValues } from '../memory/spoken-values.js';
 import { isCalendarWord } from '../speaker/calendar-words.js';
 import { isFunctionWord, labelIsAlsoWord } from '../speaker/name-words.js';
+import { MONTH_SHORT } from '../memory/months.js';
 
 /** What a redacted name or value is replaced with in a kept utterance. */
 export const ERASED_MARK = '[erased]';
@@ -88,7 +89,8 @@ function asDigits(value: string): string {
   return run.end === value.length ? run.digits : /^\s+\p{L}/u.test(value.slice(run.end)) && /^\d+$/.test(run.digits) ? run.digits + value.slice(run.end) : value;
 }
 
-const MONTHS = 'jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec';
+/** A month's first letters (`MONTH_SHORT` and "may"), its name's rest read by `[a-z]*`. */
+const MONTHS = `${MONTH_SHORT}|may`;
 /** A full date: day, month and year ("1985-03-15", "15/03/1985", "15 March 1985", "March 15, 1985"). */
 const FULL_DATE = new RegExp(String.raw`\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}(?:st|nd|rd|th)?\s+(?:${MONTHS})[a-z]*\.?,?\s+\d{2,4}|(?:${MONTHS})[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{2,4}`, 'i');
 

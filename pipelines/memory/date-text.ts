@@ -58,10 +58,13 @@ export function absoluteDates(text: string, dates: FoundDate[]): string {
     // "…has Tuesday at 10am or Thursday at 3pm": a day joined to one that took no "on" takes none either (rules 84).
     const joined = /\s+(?:or|and)\s+$/i.exec(before);
     const thing = subject || HAD_DAY.test(before) || (joined !== null && bareSpans.some((end) => end === joined.index));
-    const prep = lead || (thing || d.written !== undefined || HAS_PREPOSITION.test(before) ? '' : d.date.length <= 7 || d.week ? 'in ' : 'on ');
+    // A range of days ("Dec 3 to Dec 10", "between the 20th and the 27th"; rules 108): both days, "from … to …".
+    const between = d.end !== undefined && /\bbetween\s+$/i.test(before);
+    const prep = lead || (thing || d.written !== undefined || between || HAS_PREPOSITION.test(before) ? '' : d.end ? 'from '
+      : d.date.length <= 7 || d.week ? 'in ' : 'on ');
     const part = d.written === undefined && !d.week && d.date.length === 10 ? PART_OF_DAY.exec(bare)?.[1]?.toLowerCase() : undefined;
     // "Friday evening at 7pm": the clock time said stays (rules 50).
-    const spoken = d.written ?? (d.week ? `the week of ${spokenDate(d.date)}`
+    const spoken = d.written ?? (d.end ? `${spokenDate(d.date)} ${between ? 'and' : 'to'} ${spokenDate(d.end)}` : d.week ? `the week of ${spokenDate(d.date)}`
       : `${part ? `the ${part} of ` : ''}${spokenDate(d.date)}${d.clock ? ` at ${spokenClock(d.clock)}` : ''}`);
     const grown = before.length + prep.length + spoken.length - (at + d.phrase.length);
     for (const span of written) if (span[0] >= at) { span[0] += grown; span[1] += grown; }

@@ -6,6 +6,7 @@
 import * as chrono from 'chrono-node';
 import { bookedFor } from './booked-for.js';
 import { addDays, weekdayOfNextWeek } from './calendar-day.js';
+import { DAY_MS } from '../../graph/core/time.js';
 import { NIGHT_NAMES, clockOf, hourInstead, hourWordsAsNumbers } from './clock-time.js';
 import { monthAheadYear } from './month-ahead.js';
 import { isHouseNumber, isRecurring, isRelativesName } from './not-dates.js';
@@ -40,6 +41,11 @@ export interface FoundDate {
   written?: string;
   /** A clock time said with the day (`HH:MM`: "Friday evening at 7pm" → `19:00`; rules 50), for a day's date only: written into the text. */
   clock?: string;
+  /**
+   * The last day of a range of days (`YYYY-MM-DD`: "Dec 3 to Dec 10", "from Monday to Wednesday", "between the 20th and the
+   * 27th"; rules 108): `date` is its first. A state said over it ends the day after (`stateEnd`).
+   */
+  end?: string;
 }
 
 /** A time "last / past / previous" looks back over: a unit, a weekday, a month, a season, a holiday. */
@@ -75,6 +81,27 @@ const LOWER_ABBREVIATION = /^(?:(?:on|last|next|this|coming)\s+)?(?:sun|mon|tues
  * "now" right after a weekday ("we're going on Sunday now", fix9): the day as it stands after a change, not today. Blanked
  * (same length, indices hold) before chrono reads the text, which reads "Sunday now" as now.
  */
+/** "in like an hour", "in about an hour": the filler "like" between "in" and a length, blanked so chrono reads "in an hour" (rules 108). */
+const IN_LIKE = /(?<=\bin\s+)like(?=\s+(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|\d+|a\s+few|a\s+couple)\b)/gi;
+/** "in an hour or so": the hedge after a length from now goes with its phrase, written over with the date (rules 108). */
+const OR_SO_AFTER = /^\s+or\s+so\b/i;
+/** "lasts", "lasted", "lasting": chrono reads "last" in them as a time gone by; a verb of how long, no date (rules 108). */
+const LASTS = /^last(?:s|ed|ing)$/i;
+/** "The festival lasts until Sunday": the verb before "until / till / through", blanked so chrono reads no "last" range (review H4). */
+export const LASTS_UNTIL = /\blast(?:s|ed|ing)(?=\s+(?:until|till|til|through|thru)\b)/gi;
+/**
+ * A range of days of the month ("between the 20th and the 27th", "from the 3rd to the 10th"; rules 108): the words after
+ * the first day (`ordinalDay`) that name the last.
+ */
+const ORDINAL_RANGE_END = new RegExp(String.raw`^\s+(and|to|until|till|through|-)\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b|\s+(?:${MONTH_SAID}|${MONTH_SHORT})\b)`, 'i');
+/**
+ * Weekdays said as one stretch of days, not a weekly schedule ("My mum is visiting from Monday to Wednesday", "I'll be
+ * away Monday to Friday", "next Monday to Wednesday"; not "I work Monday to Friday", "the shop is open Monday to
+ * Saturday"): a progressive, a future, or "this / next / coming" (rules 108).
+ */
+/** "next week" (rules 108, review H3): weekdays of a range said with it are next week's. */
+const NEXT_WEEK_SAID = /\bnext\s+week\b/i;
+const ONE_STRETCH = /\b(?:this|next|coming|will|going\s+to|gonna)\b|['’]ll\b|(?:['’]m|['’]s|['’]re|\b(?:am|is|are|be))\s+(?:\w+ing|off|away|out)\b/i;
 const NOW_AFTER_DAY = /(?<=\b(?:mon|tues|wednes|thurs|fri|satur|sun)day)(\s+)now\b/gi;
 /**
  * "night" as the name of an evening's event ("date night", "game night", "quiz night"; clock-time.ts `NIGHT_NAMES`,
@@ -336,7 +363,23 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   const out: FoundDate[] = [];
   const ordinal = ordinalDay(text, refIso);
   const ordinalFound: FoundDate | null = ordinal ? { phrase: ordinal.phrase, date: ordinal.date, duration: false, week: false } : null;
-  if (ordinalFound) out.push(ordinalFound);
+  if (ordinal && ordinalFound) {
+    // "between the 20th and the 27th", "from the 20th to the 27th": the last day too, in the month of the first or the next.
+    const last = ORDINAL_RANGE_END.exec(text.slice(ordinal.index + ordinal.phrase.length));
+    // "between" before "and"; "from", or the day alone ("visiting the 20th to the 27th"), before "to / till / through".
+    const lead = /\bbetween\s+$/i.test(text.slice(0, ordinal.index)) || /^from\s/i.test(ordinal.phrase)
+      || (last?.[1]?.toLowerCase() !== 'and' && /^the\s/i.test(ordinal.phrase));
+    if (last && lead) {
+      const [y, m, d] = ordinal.date.split('-').map(Number) as [number, number, number];
+      const day = Number(last[2]);
+      const end = new Date(Date.UTC(y, day > d ? m - 1 : m, day));
+      if (end.getUTCDate() === day) {
+        ordinalFound.phrase += last[0];
+        ordinalFound.end = end.toISOString().slice(0, 10);
+      }
+    }
+    out.push(ordinalFound);
+  }
   // "last May", "next May" (rules 76): chrono reads none.
   const months = lastOrNextMonths(text, refIso);
   for (const m of months) out.push({ phrase: m.phrase, date: m.date, duration: false, week: false });
@@ -345,7 +388,8 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   // "a few years back": "ago", padded to the same length.
   // "Saturday at seven": the hour as a number, padded.
   const readable = hourWordsAsNumbers(text.replace(WEEKDAY_ABBREVIATION, (m) => `${m.slice(0, 3)} `).replace(SPAN_BACK, (_m, span: string) => `${span} ago `)
-    .replace(NOW_AFTER_DAY, (m) => ' '.repeat(m.length)).replace(NIGHT_OF_EVENT, (m) => ' '.repeat(m.length)));
+    .replace(NOW_AFTER_DAY, (m) => ' '.repeat(m.length)).replace(NIGHT_OF_EVENT, (m) => ' '.repeat(m.length))
+    .replace(IN_LIKE, (m) => ' '.repeat(m.length)).replace(LASTS_UNTIL, (m) => ' '.repeat(m.length)));
   // Where each blanked "to" of a move begins: the day before it is the one moved from.
   const movedTo = [...readable.matchAll(MOVE_FROM_TO)].map((m) => m.index);
   const movable = movedTo.length === 0 ? readable : readable.replace(MOVE_FROM_TO, (m) => ' '.repeat(m.length));
@@ -395,7 +439,11 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     // "until Friday, so…": chrono keeps the comma.
     // The words as said ("last Tues"), the rest of a word chrono read in part included.
     const said = r.text.length + (/^[a-z]*/i.exec(text.slice(r.index + r.text.length))?.[0].length ?? 0);
-    const phrase = text.slice(r.index, r.index + said).trim().replace(/[,;:]+$/, '');
+    const read = text.slice(r.index, r.index + said).trim().replace(/[,;:]+$/, '');
+    // "in an hour or so": the hedge is written over with the date.
+    const hedge = /^in\s/i.test(read) ? OR_SO_AFTER.exec(text.slice(r.index + said))?.[0] ?? '' : '';
+    const phrase = read + hedge;
+    if (LASTS.test(phrase)) continue;
     if (TIME_OF_DAY.test(phrase) || isFrequency(text, r.index, phrase)) continue;
     // "every weekend", "every Monday": a habit, no one day; "we live at 4 Rose Court": a house number, no time (rules 49).
     // "My daughter April starts school": a relative's name, no month (rules 89).
@@ -469,10 +517,7 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     // "We went camping in May", told in December: chrono takes the nearest May, next year's; told of the past, a month
     // named without its year is this year's or last year's, never one to come (rules 38).
     if (back && MONTH_IN_PHRASE.test(phrase) && r.start.isCertain('month') && !r.start.isCertain('year') && date > refIso.slice(0, date.length)) {
-      const year = Number(date.slice(0, 4)) - 1;
-      // A 29 February said in the year after a leap year: last year had none, so its last day of February.
-      const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-      date = `${year}${date.slice(4, 10) === '-02-29' && !leap ? `-02-28${date.slice(10)}` : date.slice(4)}`;
+      date = yearsBefore(date, 1);
     } else if (!back && MONTH_IN_PHRASE.test(phrase) && r.start.isCertain('month') && !r.start.isCertain('year') && !r.start.isCertain('day')) {
       // "for two weeks in December", said on 5 December: this December, not next year's (`monthAheadYear`).
       date = `${monthAheadYear(r.start.get('month')! - 1, instant.getTime(), text.slice(0, r.index + phrase.search(MONTH_IN_PHRASE)))}${date.slice(4)}`;
@@ -493,10 +538,54 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     // it to tomorrow; read as the evening (`clockOf`) it is still ahead today, so today's (rv97 H4).
     if (clock && !back && BARE_HOUR_ALONE.test(phrase.trim()) && date === addDays(dayStart, 1) && `${dayStart}T${clock}` > refIso.slice(0, 16)) date = dayStart;
     const movedFrom = movedTo.includes(r.index + said);
-    out.push({ phrase, date, duration, week: week && !duration, ...(since ? { since } : {}), ...(clock ? { clock } : {}), ...(movedFrom ? { movedFrom } : {}) });
+    const end = duration || week ? null : rangeEnd(r, text, date, back, dayStart);
+    if (end) date = end.start;
+    out.push({ phrase, date, duration, week: week && !duration, ...(since ? { since } : {}), ...(clock ? { clock } : {}), ...(movedFrom ? { movedFrom } : {}),
+      ...(end ? { end: end.last } : {}) });
   }
   dayOfWeek(Infinity);
   return out;
+}
+
+/**
+ * A range of days chrono read ("Dec 3 to Dec 10", "Monday to Wednesday"; rules 108), `date` its first day as read: the
+ * first and last day. Read ahead with no year said, a range under way is this one ("Dec 3 to Dec 10" said on 7 December:
+ * this December's, not next year's). Null when the phrase names no last day, or weekdays alone are a schedule.
+ */
+function rangeEnd(r: chrono.ParsedResult, text: string, date: string, back: boolean, dayStart: string): { start: string; last: string } | null {
+  if (!r.end || date.length !== 10 || !(r.end.isCertain('day') || r.end.isCertain('weekday'))) return null;
+  // "I work Monday to Friday": weekdays alone in a habit or a present state are a week's schedule (`ONE_STRETCH`).
+  if (!r.start.isCertain('month') && (!ONE_STRETCH.test(text) || HABITUAL.test(text))) return null;
+  // "Next week I'm off Monday to Wednesday": weekdays alone with "next week" said before them or in their clause are
+  // next week's (`weekdayOfNextWeek`), not chrono's coming ones; "next week" said elsewhere leaves the range no end.
+  if (!r.start.isCertain('month') && r.start.isCertain('weekday') && r.end.isCertain('weekday') && NEXT_WEEK_SAID.test(text) && !NEXT_WEEK_SAID.test(r.text)) {
+    const before = text.slice(0, r.index).split(/[.!?]/).pop() ?? '';
+    if (!NEXT_WEEK_SAID.test(before) && !NEXT_WEEK_SAID.test(clauseAround(text, r.index))) return null;
+    const start = weekdayOfNextWeek(dayStart, r.start.get('weekday')!);
+    const last = weekdayOfNextWeek(dayStart, r.end.get('weekday')!);
+    return last < start ? null : { start, last };
+  }
+  let last = precise(r.end);
+  // "I was in Rome from May 3 to May 10", said in December: the start was read back a year (or a weekday back a week);
+  // the end goes back with it, else it would lie a year after the start (review H1).
+  const read = precise(r.start);
+  if (last.length === 10 && read.length === 10 && read !== date) {
+    const years = Number(read.slice(0, 4)) - Number(date.slice(0, 4));
+    last = years > 0 && yearsBefore(read, years) === date ? yearsBefore(last, years) : addDays(last, Math.round((Date.parse(date) - Date.parse(read)) / DAY_MS));
+  }
+  if (last.length !== 10 || last < date) return null;
+  const earlier = (d: string): string => `${Number(d.slice(0, 4)) - 1}${d.slice(4)}`;
+  if (!back && !r.start.isCertain('year') && r.start.isCertain('month') && date > dayStart && earlier(last) >= dayStart && earlier(date) <= dayStart) {
+    return { start: earlier(date), last: earlier(last) };
+  }
+  return { start: date, last };
+}
+
+/** `day` (`YYYY-MM-DD…`) `years` years before; a 29 February in a year with none is its 28th. */
+function yearsBefore(day: string, years: number): string {
+  const year = Number(day.slice(0, 4)) - years;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return `${year}${day.slice(4, 10) === '-02-29' && !leap ? `-02-28${day.slice(10)}` : day.slice(4)}`;
 }
 
 /** The ISO date (or `YYYY-MM`) a date phrase refers to, or null if not understood. */

@@ -3,7 +3,8 @@
  * resolved against the utterance time with chrono-node (`stateEnd`).
  */
 import * as chrono from 'chrono-node';
-import { DURATION, SPEND_BEFORE, findDates, namesDay, ordinalDay } from './relative-date.js';
+import { DURATION, LASTS_UNTIL, SPEND_BEFORE, findDates, namesDay, ordinalDay } from './relative-date.js';
+import { bookedFor } from './booked-for.js';
 import { clauseAround, toldAsPast } from './told-tense.js';
 import { COUNTED, MAX_COUNT, UNTIL } from './spans.js';
 import { DAY_MS } from '../../graph/core/time.js';
@@ -20,6 +21,9 @@ const THIS_SPAN = /^(?:for\s+)?(?:the\s+)?(?:rest\s+of\s+)?this\s+(week|month)$/
 const NOT_A_STATE = /\b(?:will|'ll|going to|gonna|shall|did|was|were|had)\b/i;
 /** "for the rest of the month", "the rest of the week": chrono reads no date in them. */
 const REST_OF = new RegExp(String.raw`\b(?:the\s+)?rest\s+of\s+(?:the|this)\s+(week|month|year)\b|\b(?:${UNTIL}|to)\s+the\s+end\s+of\s+(?:the|this)\s+(week|month|year)\b`, 'i');
+
+/** A word a range of days is said with ("Dec 3 to Dec 10", "between the 20th and the 27th", "Dec 21 - Dec 28"): only then is one looked for. */
+const RANGE_WORD = /\s(?:to|and|through|thru|till|until|-|–)\s/i;
 
 /** Away on named days ("I'm out on Thursday and Friday", "she's off on Monday"): the state ends after the last of them. */
 const AWAY_ON = /\b(?:I(?:['’]m| am)|(?:he|she)(?:['’]s| is)|(?:we|they)(?:['’]re| are))\s+(?:out|off|away|on leave|on holiday|on vacation|out of (?:the )?office)\s+(?=on\s)/i;
@@ -78,6 +82,15 @@ export function stateEnd(text: string, refIso: string): string | null {
     const last = days.map((d) => d.date).sort().pop();
     if (last) return new Date(Date.parse(`${last}T00:00:00.000Z`) + DAY_MS).toISOString();
   }
+  // "My mum is visiting Dec 3 to Dec 10", "between the 20th and the 27th": a range of days ends the day after its last
+  // (rules 108); one told of the past ("I was in Rome between the 3rd and the 10th", its clause's tense) ends nothing ahead,
+  // unless it is what a booking is for ("I booked the cottage for Dec 20 to Dec 27": `bookedFor`).
+  const toldBefore = (phrase: string): boolean => {
+    const at = Math.max(0, text.indexOf(phrase));
+    return toldAsPast(clauseAround(text, at)) && !bookedFor(text, at, phrase);
+  };
+  const range = RANGE_WORD.test(text) ? findDates(text, refIso).find((d) => d.end !== undefined && d.end >= refIso.slice(0, 10) && !toldBefore(d.phrase)) : undefined;
+  if (range?.end) return new Date(Date.parse(`${range.end}T00:00:00.000Z`) + DAY_MS).toISOString();
   // "I'm on nights until the 9th": a bare day of the month, which chrono does not read; the day to come.
   const ordinal = UNTIL_ORDINAL.test(text) ? ordinalDay(text, refIso) : null;
   if (ordinal && /^(?:until|till|til)\s/i.test(ordinal.phrase) && !toldAsPast(clauseAround(text, ordinal.index))) {
@@ -98,7 +111,9 @@ export function stateEnd(text: string, refIso: string): string | null {
     }
     return null;
   };
-  for (const r of chrono.en.parse(withoutWeekdaysOfWeeks(text, byWeek), { instant, timezone: 0 }, { forwardDate: true })) {
+  // "The festival lasts until Sunday": the verb blanked, so chrono reads "until Sunday", not a range from today (`LASTS_UNTIL`).
+  const read = withoutWeekdaysOfWeeks(text, byWeek).replace(LASTS_UNTIL, (m) => ' '.repeat(m.length));
+  for (const r of chrono.en.parse(read, { instant, timezone: 0 }, { forwardDate: true })) {
     const day = untilDay(r.index);
     if (day) return day;
     const phrase = r.text.trim();

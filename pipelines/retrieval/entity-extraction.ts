@@ -1,4 +1,5 @@
 import { wink } from '../wink.js';
+import { MONTH_NAME } from '../memory/months.js';
 
 /** An entity mention found in a text. */
 export interface EntityMention {
@@ -13,8 +14,7 @@ const GENERIC = new Set(
   ('thing things time times way ways lot lots day days year years week weeks month months bit kind sort ' +
     'stuff something anything everything nothing someone anyone everyone people person guy guys one ones ' +
     'hey hi hello yeah yes ok okay lol wow thanks thank idea part fact point today tomorrow yesterday morning night ' +
-    'monday tuesday wednesday thursday friday saturday sunday january february march april may june july august ' +
-    'september october november december').split(' '),
+    'monday tuesday wednesday thursday friday saturday sunday').split(' ').concat(MONTH_NAME.split('|')),
 );
 
 const MAX_WORDS = 3;

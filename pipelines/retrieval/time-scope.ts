@@ -1,5 +1,6 @@
 import * as chrono from 'chrono-node';
 import { DAY_MS } from '../../graph/core/time.js';
+import { MONTH_SHORT } from '../memory/months.js';
 
 /** A half-open time range [since, until), ISO-8601 UTC. */
 export interface TimeRange {
@@ -72,6 +73,8 @@ export interface TimeScopeOptions {
   relativeOut?: boolean;
 }
 
+/** A month's name or its first letters ("Jan", "march", "Sept"): the one month list's short forms and "may" (months.ts). */
+const MONTH_WORD = new RegExp(String.raw`\b(?:${MONTH_SHORT}|may)[a-z]*\b`, 'i');
 /** Words that make a casual time word ("weekend", "Friday", "morning") point at a time relative to now. */
 const RELATIVE = /\b(?:yesterday|today|tonight|ago|last|this|past|previous)\b/i;
 /**
@@ -243,7 +246,7 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
   for (const r of chrono.parse(question.replace(FOR_AGO, '   $1'), now)) {
     if (!free(r.index, r.index + r.text.length)) continue;
     const known = (unit: Parameters<typeof r.start.isCertain>[0]): boolean => r.start.isCertain(unit);
-    const calendar = /[a-z]/i.test(r.text) && (r.text.match(/\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i) !== null);
+    const calendar = /[a-z]/i.test(r.text) && (r.text.match(MONTH_WORD) !== null);
     // Durations ("for a few weeks") and the future ("next month") name no time a memory is from;
     // a bare "weekend" or "morning" is a topic unless "last", "this", "ago"... anchor it.
     if (/^for\b/i.test(r.text) || /\bnext\b/i.test(r.text) || (!calendar && !RELATIVE.test(r.text))) continue;
