@@ -231,8 +231,16 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   termDependence?: TermDependenceMode;
   /** Weight of the dependence list (`termDependence` `list`) in the round's fusion; default 1. */
   termDependenceWeight?: number;
+  /**
+   * What of a turn asking something the dependence list reads (`term-dependence.ts` `toldPart`): `kept`, every sentence;
+   * `turns` (default), a turn that only asks holds no pair ("what does Miko like to eat?" asked again answers nothing);
+   * `sentences`, no sentence that asks counts, in any turn.
+   */
+  termDependenceAsked?: AskedPart;
 }
 
+export { ASKED_PARTS, type AskedPart } from './term-dependence.js';
+import type { AskedPart } from './term-dependence.js';
 export const TERM_DEPENDENCE_MODES = ['off', 'rescore', 'list'] as const;
 export type TermDependenceMode = (typeof TERM_DEPENDENCE_MODES)[number];
 
