@@ -108,7 +108,7 @@ export async function answerQuestion(
   if (!(Number.isInteger(depth) && depth > 0)) throw new RangeError(`namedSearchDepth is a positive whole number, got ${String(depth)}`);
   // Weight factor of the searches filtered to each subject, set from round 1's lists (`namedSearchMatch`).
   let subjectSearch = new Map<string, number>();
-  const dependence = options.termDependence ?? 'off';
+  const dependence = options.termDependence ?? 'list';
   if (!TERM_DEPENDENCE_MODES.includes(dependence)) throw new RangeError(`termDependence is one of ${TERM_DEPENDENCE_MODES.join(', ')}, got ${String(dependence)}`);
   const dependenceWeight = options.termDependenceWeight ?? 1;
   if (!(dependenceWeight >= 0)) throw new RangeError(`termDependenceWeight is a weight from 0, got ${String(dependenceWeight)}`);
