@@ -222,17 +222,24 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
    * adjacent content words found next to each other in order or within 8 words in a turn. `rescore`: every BM25 list over
    * turns is re-ranked by 0.85 × its BM25 score (over the list's best) + 0.1 × ordered + 0.05 × window matches; `list`:
    * one more list in each round's fusion, the round's turns (every list over turns) that hold a pair, ranked by their
-   * matches alone (weight `termDependenceWeight`). Default `off`: `list` was chosen on LoCoMo conversations 1–5
-   * (held out, categories 1–4 paired against `off`: any@5 +0.6, all@5 +0.9, docs/BENCHMARKS.md), but a turn that asks the
-   * question again holds its words in order by construction, so "what does Miko like to eat?" said earlier outranks "My
-   * cat Miko loves tuna" (test/server/fresh-turns.test.ts); back to `off` until question turns are kept out of the list
-   * and that is measured. A question of fewer than two content words is ranked as without it.
+   * matches alone (weight `termDependenceWeight`), a turn that only asks holding no pair (`termDependenceAsked`). Default
+   * `list`: chosen on LoCoMo conversations 1–5 (paired against `off`: any@5 +1.1, all@5 +1.1) and held out on 6–10 (any@5
+   * +0.6, all@5 +0.9, ans@1 +2.8; temporal questions −1.8; docs/BENCHMARKS.md). A question of fewer than two content
+   * words is ranked as without it.
    */
   termDependence?: TermDependenceMode;
   /** Weight of the dependence list (`termDependence` `list`) in the round's fusion; default 1. */
   termDependenceWeight?: number;
+  /**
+   * What of a turn asking something the dependence list reads (`term-dependence.ts` `toldPart`): `kept`, every sentence;
+   * `turns` (default), a turn that only asks holds no pair ("what does Miko like to eat?" asked again answers nothing);
+   * `sentences`, no sentence that asks counts, in any turn.
+   */
+  termDependenceAsked?: AskedPart;
 }
 
+export { ASKED_PARTS, type AskedPart } from './term-dependence.js';
+import type { AskedPart } from './term-dependence.js';
 export const TERM_DEPENDENCE_MODES = ['off', 'rescore', 'list'] as const;
 export type TermDependenceMode = (typeof TERM_DEPENDENCE_MODES)[number];
 

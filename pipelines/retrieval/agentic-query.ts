@@ -1,5 +1,5 @@
 import type { TenantId, Utterance } from '../../graph/types.js';
-import { embedderDefaults, TERM_DEPENDENCE_MODES, type AgenticOptions, type QuestionAnswer, type QuestionInput } from './agentic-options.js';
+import { ASKED_PARTS, embedderDefaults, TERM_DEPENDENCE_MODES, type AgenticOptions, type QuestionAnswer, type QuestionInput } from './agentic-options.js';
 import { dependenceList, queryPairs, rescoreByDependence } from './term-dependence.js';
 import { asksWho, expectedAnswerType, holdsAnswerType, holdsTimeAnswer, TIME_ANSWER_MODES } from './answer-type.js';
 import { feedbackTerms } from './feedback-terms.js';
@@ -108,10 +108,12 @@ export async function answerQuestion(
   if (!(Number.isInteger(depth) && depth > 0)) throw new RangeError(`namedSearchDepth is a positive whole number, got ${String(depth)}`);
   // Weight factor of the searches filtered to each subject, set from round 1's lists (`namedSearchMatch`).
   let subjectSearch = new Map<string, number>();
-  const dependence = options.termDependence ?? 'off';
+  const dependence = options.termDependence ?? 'list';
   if (!TERM_DEPENDENCE_MODES.includes(dependence)) throw new RangeError(`termDependence is one of ${TERM_DEPENDENCE_MODES.join(', ')}, got ${String(dependence)}`);
   const dependenceWeight = options.termDependenceWeight ?? 1;
   if (!(dependenceWeight >= 0)) throw new RangeError(`termDependenceWeight is a weight from 0, got ${String(dependenceWeight)}`);
+  const askedPart = options.termDependenceAsked ?? 'turns';
+  if (!ASKED_PARTS.includes(askedPart)) throw new RangeError(`termDependenceAsked is one of ${ASKED_PARTS.join(', ')}, got ${String(askedPart)}`);
   const dependent = dependence !== 'off' && queryPairs(rewritten.terms).length > 0;
 
   for (let round = 1; round <= maxRounds; round++) {
@@ -145,7 +147,7 @@ export async function answerQuestion(
       // The round's turns holding the question's word pairs, ranked by them alone (`termDependence`).
       const turnIds = [...new Set(lists.filter((_, i) => actions[i]?.layer === 'interaction').flatMap((l) => l.ids))];
       await textsOf(stores.graph, tenant, turnIds, utterances);
-      const ids = dependenceList(rewritten.terms, turnIds.flatMap((id) => { const u = utterances.get(id); return u ? [{ id, text: u.text }] : []; }));
+      const ids = dependenceList(rewritten.terms, turnIds.flatMap((id) => { const u = utterances.get(id); return u ? [{ id, text: u.text }] : []; }), undefined, askedPart);
       if (ids.length > 0) weighted.push({ ids, weight: dependenceWeight });
     }
     let fused = fuseRanked(weighted, fusion);

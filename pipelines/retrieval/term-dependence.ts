@@ -1,4 +1,5 @@
 import { BM25_K1, bm25Tf, terms } from '../../graph/lexical-terms.js';
+import { sentencesOf } from '../speaker/vocatives.js';
 
 /**
  * Term dependence in turn ranking: a sequential dependence model (Metzler & Croft 2005, "A Markov random field model for
@@ -112,16 +113,36 @@ export function rescoreByDependence(
 }
 
 /**
- * The dependence list: `turns` (in any order) ranked by their pair features alone (`ordered` and `unordered` weights),
- * turns holding no pair of the question left out; ties in the order given. Empty when the question has no pair.
+ * What a turn tells: its sentences less those asking (ending in "?"). A question asked again in conversation holds the
+ * question's words in order by construction ("what does Miko like to eat?"), yet answers nothing; "I painted a sunrise!
+ * Did you see it?" still tells its first sentence.
+ */
+export const toldPart = (text: string): string => sentencesOf(text.trim()).filter((s) => !s.trimEnd().endsWith('?')).join(' ');
+
+/** What of a turn asking something the dependence list reads (`AgenticOptions.termDependenceAsked`). */
+export const ASKED_PARTS = ['kept', 'turns', 'sentences'] as const;
+export type AskedPart = (typeof ASKED_PARTS)[number];
+
+/** The text of a turn the dependence list reads, by `asked`: whole, none when it only asks, or what it tells. */
+function readPart(text: string, asked: AskedPart): string {
+  if (asked === 'kept') return text;
+  const told = toldPart(text);
+  return asked === 'sentences' || told.trim() === '' ? told : text;
+}
+
+/**
+ * The dependence list: `turns` (in any order) ranked by their pair features alone (`ordered` and `unordered` weights)
+ * over the part of each that `asked` reads (`readPart`), turns holding no pair there left out; ties in the order given.
+ * Empty when the question has no pair.
  */
 export function dependenceList(
   words: readonly string[], turns: readonly { id: string; text: string }[], weights: TermDependenceWeights = DEFAULT_TERM_DEPENDENCE,
+  asked: AskedPart = 'turns',
 ): string[] {
   const p = checked(weights);
   const pairs = queryPairs(words);
   if (pairs.length === 0) return [];
-  const docs = turns.map((t) => terms(t.text));
+  const docs = turns.map((t) => terms(readPart(t.text, asked)));
   const avg = meanLength(docs);
   return turns
     .map((t, i) => {

@@ -56,17 +56,18 @@ describe('term dependence in the agentic loop (termDependence)', () => {
     assert.ok(rescored >= 0 && rescored <= off, `re-scored rank ${rescored}, off ${off}`);
   });
 
-  test('off by default: the loop ranks as without it until the list is asked for', async () => {
+  test('on by default: the loop ranks with the list unless it is turned off', async () => {
     const evidence = async (options: object): Promise<string[]> =>
       (await answerQuestion(fx.retriever, T, { question: QUESTION, k: 5 }, options)).evidence.map((m) => m.id);
-    const heavy = await evidence({ termDependence: 'list', termDependenceWeight: 5 });
+    const heavy = await evidence({ termDependenceWeight: 5 });
+    assert.deepEqual(heavy, await evidence({ termDependence: 'list', termDependenceWeight: 5 }));
     assert.notDeepEqual(heavy, await evidence({ termDependence: 'off', termDependenceWeight: 5 }));
-    assert.deepEqual(await evidence({}), await evidence({ termDependence: 'off' }));
-    assert.deepEqual(await evidence({ termDependenceWeight: 5 }), await evidence({ termDependence: 'off' }));
+    assert.deepEqual(await evidence({}), await evidence({ termDependence: 'list' }));
   });
 
   test('bad settings are refused', async () => {
     await assert.rejects(answerQuestion(fx.retriever, T, { question: QUESTION }, { termDependence: 'on' as never }), /termDependence/);
     await assert.rejects(answerQuestion(fx.retriever, T, { question: QUESTION }, { termDependenceWeight: -1 }), /termDependenceWeight/);
+    await assert.rejects(answerQuestion(fx.retriever, T, { question: QUESTION }, { termDependenceAsked: 'all' as never }), /termDependenceAsked/);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  DEFAULT_TERM_DEPENDENCE, dependenceList, pairMatches, queryPairs, rescoreByDependence, termDependence,
+  DEFAULT_TERM_DEPENDENCE, dependenceList, pairMatches, queryPairs, rescoreByDependence, termDependence, toldPart,
 } from '../../../pipelines/retrieval/term-dependence.js';
 import { terms } from '../../../graph/lexical-terms.js';
 
@@ -62,6 +62,23 @@ describe('term dependence (sequential dependence model): the question\'s adjacen
       { id: 'near', text: 'Last year I painted a sunrise by the lake' },
     ]), ['near', 'apart']);
     assert.deepEqual(dependenceList(['research'], [{ id: 'a', text: 'research' }]), []);
+  });
+
+  test('the dependence list reads what a turn tells: a question asked again holds no pair; by sentence, a question after a statement leaves the statement', () => {
+    const q = ['paint', 'sunrise'];
+    assert.deepEqual(dependenceList(q, [
+      { id: 'asks', text: 'When did you paint a sunrise?' },
+      { id: 'tells', text: 'I painted a sunrise! Did you see it?' },
+      { id: 'asks-after', text: 'Nice. Will you paint a sunrise again?' },
+    ], undefined, 'sentences'), ['tells']);
+    // By default only a turn that does nothing but ask is left out; a turn telling something is read whole.
+    assert.deepEqual(dependenceList(q, [
+      { id: 'asks', text: 'When did you paint a sunrise?' },
+      { id: 'asks-after', text: 'Nice. Will you paint a sunrise again?' },
+    ]), ['asks-after']);
+    assert.deepEqual(dependenceList(q, [{ id: 'asks', text: 'When did you paint a sunrise?' }], undefined, 'kept'), ['asks']);
+    assert.equal(toldPart('Nice. Will you paint a sunrise again?'), 'Nice.');
+    assert.equal(toldPart('what does Miko like to eat?'), '');
   });
 
   test('bad weights or windows are refused', () => {
