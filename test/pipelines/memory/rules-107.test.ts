@@ -27,8 +27,18 @@ describe('rules 107: booked times read right', () => {
     }
   });
 
-  test('a booking told with a time gone by stays behind', async () => {
-    for (const s of ['I booked a table last Friday.', 'I booked a table last Friday at 7pm.']) {
+  test('"the first / last <slot> on Friday", or the hour before the weekday, books a slot ahead', async () => {
+    // On main: each dated Friday 4 December 2026 (the Friday before).
+    for (const s of ['I booked the last flight on Friday.', 'I booked the first session on Friday.',
+      'I booked a table at 7:30pm on Friday.']) {
+      const facts = await said(s);
+      assert.ok(facts.some(([c, , t]) => /\bFriday 11 December 2026\b/.test(c) && t === '2026-12-11'), `${s}: ${JSON.stringify(facts)}`);
+    }
+  });
+
+  test('a booking told with a time gone by, or of the act\'s day with no hour, stays behind', async () => {
+    for (const s of ['I booked a table last Friday.', 'I booked a table last Friday at 7pm.', 'I booked the flights on Friday.',
+      'I booked the last flight last Friday.', 'I booked the last tickets on Friday.']) {
       const facts = await said(s);
       assert.ok(facts.some(([c, , t]) => /\bFriday 4 December 2026\b/.test(c) && t === '2026-12-04'), `${s}: ${JSON.stringify(facts)}`);
     }
