@@ -28,11 +28,20 @@ export function saysClock(said: string): boolean {
   return CLOCK_SAID.test(said);
 }
 
-/** A bare hour after "at" ("at 10", "at 4:30", "at seven"), with no am / pm. */
-const BARE_HOUR = /\bat\s+(?:\d{1,2}(?::\d{2})?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b/i;
+/**
+ * A bare hour after "at" ("at 10", "at 4:30", "at seven"), with no am / pm, or an hour with its minutes said anywhere
+ * ("booked you in for 9:30 on Monday"; rules 107): "for 2" may be a count, "for 2:15" is an hour.
+ */
+const BARE_HOUR = /\bat\s+(?:\d{1,2}(?::\d{2})?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|\b\d{1,2}:\d{2}\b/i;
 
 /** An hour said as a word ("seven") and as chrono reads it. */
 const HOUR_WORDS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+/**
+ * An hour said as a time of the clock, a regular expression's source (rules 107): "7pm", "9:30", "half past 7",
+ * "quarter to eight"; not a bare number, which may be a count ("a table for 2").
+ */
+export const HOUR_SAID = String.raw`(?:(?:half|quarter)\s+(?:past|to)\s+(?:\d{1,2}|${HOUR_WORDS.join('|')})|`
+  + String.raw`\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2})`;
 const DAY_WORD = String.raw`(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)`;
 /** Minutes said as words after an hour ("seven thirty", "eleven fifteen", "seven oh five"). */
 const MINUTE_WORD = String.raw`(?:oh|ten|twenty|thirty|forty|fifty|fifteen|five|quarter|half)`;
@@ -132,14 +141,19 @@ export const EARLIER_MEALS = ['breakfast', 'brunch', 'lunch'] as const;
 export const BUSINESS_NOUNS = ['meeting', 'appointment', 'delivery', 'match', 'tennis'] as const;
 
 /**
+ * Someone's, as a determiner ("Tom's party", "Anna's birthday party"; rules 107): not a word with "is" or "us" run in
+ * ("it's", "that's", "let's").
+ */
+const POSSESSOR = String.raw`(?!(?:it|that|what|he|she|there|here|who|where|how|let)['’]s\b)[\w-]+['’]s\s+`;
+/**
  * An outing of the evening (rules 79): a table booked ("a table for four", "a table at Luigi's", "book a table"), one of
- * {@link EVENING_THINGS} (a party or a show after a determiner), a film seen. Not one said for
+ * {@link EVENING_THINGS} (a party or a show after a determiner or someone's: "Tom's party"), a film seen. Not one said for
  * the day's earlier meals ("a table for brunch", "lunch"), nor the word for another thing (rules 81): "table tennis",
  * "move the tables", "a meeting about the Christmas party", "dropping off the film" ({@link BUSINESS_THING}).
  */
 const eveningWords = (things: readonly EveningThing[]): RegExp => new RegExp(String.raw`\b(?:(?:a|the)\s+table\s+(?:for|at)\b|book(?:s|ed|ing)?\s+(?:a|the)\s+table|`
   + String.raw`${things.filter((t) => !t.named).map((t) => t.said).join('|')}|`
-  + String.raw`(?:the|a|an|our|my|his|her|their|your)\s+(?:[\w'’-]+\s+)?(?:${things.filter((t) => t.named).map((t) => t.said).join('|')})|`
+  + String.raw`(?:(?:the|a|an|our|my|his|her|their|your)\s+|${POSSESSOR})(?:[\w'’-]+\s+)?(?:${things.filter((t) => t.named).map((t) => t.said).join('|')})|`
   + String.raw`(?:see|seeing|watch|watching)\s+(?:a|the)\s+film)\b`, 'i');
 const EVENING_THING = eveningWords(EVENING_THINGS);
 /** An outing of the evening alone (rules 97): {@link EVENING_THING} but for the things that run by day as well (`until`). */
