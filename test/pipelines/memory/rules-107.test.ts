@@ -94,4 +94,39 @@ describe('rules 107: booked times read right', () => {
     const none = await said("You're all set for tonight, the car is outside.");
     assert.ok(!none.some(([c]) => /\bJo is booked\b/.test(c)), JSON.stringify(none));
   });
+  test('review H1: "this morning / this afternoon" dates the act of booking, not the slot', async () => {
+    // Before the fix: each dated the Friday / Saturday before.
+    for (const [s, want, day] of [
+      ["This morning I booked a table at Luigi's on Friday at 8pm.", /\bFriday 11 December 2026 at 8pm\b/, '2026-12-11'],
+      ['I booked a table on Friday at 8pm this morning.', /\bFriday 11 December 2026 at 8pm\b/, '2026-12-11'],
+      ['this afternoon we reserved a court on saturday at 10am', /\bSaturday 12 December 2026 at 10am\b/, '2026-12-12'],
+    ] as const) {
+      const facts = await said(s);
+      assert.ok(facts.some(([c]) => want.test(c)) && !facts.some(([c]) => /\b[45] December\b/.test(c)), `${s} (${day}): ${JSON.stringify(facts)}`);
+    }
+  });
+
+  test('review H2: "last time", "the previous time", "the previous Friday" keep a booked slot behind', async () => {
+    for (const [s, want, day] of [
+      ['Last time I booked a room on Saturday at 3pm.', /\bSaturday 5 December 2026 at 3pm\b/, '2026-12-05'],
+      ['last time we booked a table on friday at 7pm', /\bFriday 4 December 2026 at 7pm\b/, '2026-12-04'],
+      ['The previous time I booked a court on Saturday at 10am.', /\bSaturday 5 December 2026 at 10am\b/, '2026-12-05'],
+      ['I booked a table on the previous Friday at 7pm.', /\bFriday 4 December 2026 at 7pm\b/, '2026-12-04'],
+    ] as const) {
+      const facts = await said(s);
+      assert.ok(facts.some(([c, , t]) => want.test(c) && t === day), `${s}: ${JSON.stringify(facts)}`);
+    }
+  });
+
+  test('review H3: "for <hour> on <weekday>" told with an outcome or a time gone by stays behind', async () => {
+    for (const [s, want] of [
+      ['We booked a table for half past 7 on Friday and it was lovely.', /\bFriday 4 December 2026\b/],
+      ['We booked a table for quarter past 8 on Saturday and the food was great.', /\bSaturday 5 December 2026\b/],
+      ['I booked a table for half past 7 on Friday but we never went.', /\bFriday 4 December 2026\b/],
+      ['I reserved a room for half past 3 on Saturday last weekend.', /\bSaturday 5 December 2026\b/],
+    ] as const) {
+      const facts = await said(s);
+      assert.ok(facts.some(([c]) => want.test(c)) && !facts.some(([c]) => /\b1[12] December\b/.test(c)), `${s}: ${JSON.stringify(facts)}`);
+    }
+  });
 });
