@@ -25,6 +25,8 @@ const TO_BEFORE = /\b(?:to|till|until)\s+(?:on\s+)?(?:the\s+)?$/i;
  * "for 7:30pm on Friday"; rules 107).
  */
 const FOR_BEFORE = new RegExp(String.raw`\bfor\s+(?:the\s+)?(?:${HOUR_SAID}\s+)?$`, 'i');
+/** "for" with an hour of the clock just before the date phrase ("for half past 7 on Friday"). */
+const FOR_HOUR_BEFORE = new RegExp(String.raw`\bfor\s+${HOUR_SAID}\s+$`, 'i');
 /** What chrono may keep of "for" in its phrase ("for Friday"). */
 const FOR_IN_PHRASE = /^for\s+(?!(?:a|an|the\s+next|the\s+past|the\s+last|\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|few|couple)\b)/i;
 /**
@@ -59,10 +61,12 @@ const ON_WEEKDAY = new RegExp(String.raw`^(?:(?:at\s+)?${HOUR_SAID}\s+)?(?:on\s+
  */
 const SLOT_OF_THE_DAY = new RegExp(String.raw`\bthe\s+(?:first|last|earliest|latest|early|late)\s+(?:${SLOT_THINGS.join('|')}|class)\s+$`, 'i');
 /**
- * A time told of the past ("last Friday", "yesterday", "a week ago"; spoken-clauses.ts `PAST_TIME`): its clause's day is no
- * slot ahead. Not "last" or "past" alone (rules 107): "the last flight", "half past 7" are no time gone by.
+ * A time told of the past ("last Friday", "yesterday", "a week ago"; spoken-clauses.ts `PAST_TIME`), or "last time", "the
+ * previous time / Friday": its clause's day is no slot ahead. Not "last" or "past" alone (rules 107): "the last flight",
+ * "half past 7" are no time gone by. Not "this morning / afternoon" (review of rules 107, H1): today's, it dates the act
+ * of booking ("This morning I booked a table on Friday at 8pm" is the coming Friday).
  */
-const TIME_BACK = new RegExp(String.raw`\b(?:${PAST_TIME})\b`, 'i');
+const TIME_BACK = new RegExp(String.raw`\b(?:(?!this\s)(?:${PAST_TIME})|last\s+time|previous)\b`, 'i');
 /** Where the words said with a weekday end: "for" (another day or thing), a clause's punctuation or joining word. */
 const WITH_DAY_ENDS = /\bfor\b|[,;!?]|\.(?!\d)|\b(?:and|but|so|because|then)\b/i;
 /**
@@ -94,9 +98,15 @@ function bookedSlot(text: string, index: number, phrase: string): boolean {
   if (!timed && !SLOT_OF_THE_DAY.test(text.slice(0, index))) return false;
   // "… at 6am for our trip in January", "… for Saturday": the slot is that day or thing; the weekday the act's.
   if (FOR_THE_SLOT.test(after)) return false;
-  // The sentence but the verb of booking, and but a clause of why or when, told of the past ("and it was amazing", "but I
-  // missed it", "The tour we booked on Saturday at 10am was amazing"): the slot has come and gone (rv97 H1).
-  return !toldAsPast(text.replace(SLOT_VERB, ' ').replace(WHY_OR_WHEN, ' '));
+  return !slotGone(text);
+}
+
+/**
+ * The sentence but the verb of booking, and but a clause of why or when, told of the past ("and it was amazing", "but I
+ * missed it", "The tour we booked on Saturday at 10am was amazing"): the slot booked has come and gone (rv97 H1).
+ */
+function slotGone(text: string): boolean {
+  return toldAsPast(text.replace(SLOT_VERB, ' ').replace(WHY_OR_WHEN, ' '));
 }
 
 /**
@@ -115,5 +125,9 @@ export function bookedFor(text: string, index: number, phrase: string): boolean 
   if (!possessive && TO_BEFORE.test(before) && MOVE_VERB.test(clauseAround(before, Math.max(0, before.length - 1)))) return true;
   if (!(FOR_BEFORE.test(before) || FOR_IN_PHRASE.test(phrase.trim()))) return false;
   // The verb before "for", in the clause that holds the phrase: "I booked the table for Friday".
-  return BOOKING_VERB.test(clauseAround(text, index).split(/\bfor\b/i)[0] ?? '');
+  const clause = clauseAround(text, index);
+  if (!BOOKING_VERB.test(clause.split(/\bfor\b/i)[0] ?? '')) return false;
+  // An hour between "for" and the weekday ("for half past 7 on Friday") is a slot, as `bookedSlot` reads one: told with a
+  // time gone by or an outcome ("… last weekend", "… and it was lovely"), it is behind (review of rules 107, H3).
+  return !(FOR_HOUR_BEFORE.test(before) && (TIME_BACK.test(clause) || slotGone(text.replace(BOOKING_VERB, ' '))));
 }

@@ -103,7 +103,7 @@ export const EVENING_THINGS: readonly EveningThing[] = [
     dinner: 'dinners?', supper: 'suppers?', drink: 'drinks', concert: 'concerts?', movie: 'movies?', cinema: 'cinemas?', gig: 'gigs?',
     theatre: 'theatres?', theater: 'theaters?',
   }).map(([head, said]) => ({ head, said })),
-  { head: 'party', said: 'party', named: true }, { head: 'show', said: 'show', named: true },
+  { head: 'party', said: 'party', named: true }, { head: 'show', said: String.raw`show(?!\s+and\s+tell\b)`, named: true },
   { head: 'festival', said: String.raw`film\s+festivals?`, before: 'film', until: 8 }, { head: 'night', said: NAMED_NIGHT, before: 'date' },
 ];
 
@@ -147,9 +147,10 @@ export const BUSINESS_NOUNS = ['meeting', 'appointment', 'delivery', 'match', 't
 const POSSESSOR = String.raw`(?!(?:it|that|what|he|she|there|here|who|where|how|let)['’]s\b)[\w-]+['’]s\s+`;
 /**
  * An outing of the evening (rules 79): a table booked ("a table for four", "a table at Luigi's", "book a table"), one of
- * {@link EVENING_THINGS} (a party or a show after a determiner or someone's: "Tom's party"), a film seen. Not one said for
- * the day's earlier meals ("a table for brunch", "lunch"), nor the word for another thing (rules 81): "table tennis",
- * "move the tables", "a meeting about the Christmas party", "dropping off the film" ({@link BUSINESS_THING}).
+ * {@link EVENING_THINGS} (a party or a show after a determiner or someone's: "Tom's party"; not a "show and tell",
+ * review of rules 107 M1), a film seen. Not one said for the day's earlier meals ("a table for brunch", "lunch"), nor
+ * the word for another thing (rules 81): "table tennis", "move the tables", "a meeting about the Christmas party",
+ * "dropping off the film" ({@link BUSINESS_THING}).
  */
 const eveningWords = (things: readonly EveningThing[]): RegExp => new RegExp(String.raw`\b(?:(?:a|the)\s+table\s+(?:for|at)\b|book(?:s|ed|ing)?\s+(?:a|the)\s+table|`
   + String.raw`${things.filter((t) => !t.named).map((t) => t.said).join('|')}|`
@@ -161,10 +162,11 @@ const EVENING_ALONE = eveningWords(EVENING_THINGS.filter((t) => t.until === unde
 const EARLIER_MEAL = new RegExp(String.raw`\b(?:${EARLIER_MEALS.join('|')})\b`, 'i');
 /**
  * A thing of business hours in the words ({@link BUSINESS_NOUNS}); a meeting only as the thing had ("a / the / my
- * meeting"), so meeting someone for dinner or drinks, or a dinner "to talk about the trip", stays the evening (rules 86);
- * someone met "about" a thing is {@link MET_ABOUT}.
+ * meeting", or someone's with a word or two before it: "Sam's party planning meeting", review of rules 107 M1; not "Ana's
+ * meeting us", "is" run in), so meeting someone for dinner or drinks, or a dinner "to talk about the trip", stays the
+ * evening (rules 86); someone met "about" a thing is {@link MET_ABOUT}.
  */
-const BUSINESS_THING = new RegExp(String.raw`\b(?:(?:a|an|the|my|our|his|her|their|your|this|that)\s+(?:[\w'’-]+\s+)?meetings?|`
+const BUSINESS_THING = new RegExp(String.raw`\b(?:(?:a|an|the|my|our|his|her|their|your|this|that)\s+(?:[\w'’-]+\s+)?meetings?|${POSSESSOR}(?:[\w'’-]+\s+){1,2}meetings?|`
   + String.raw`(?:${BUSINESS_NOUNS.filter((n) => n !== 'meeting').join('|')})s?|deliver(?:ed|ing))\b`, 'i');
 /**
  * Someone met "about" a thing ("I'm meeting Tom about the party"; rules 97): a talk about it, not the party. Not "about"

@@ -129,4 +129,15 @@ describe('rules 107: booked times read right', () => {
       assert.ok(facts.some(([c]) => want.test(c)) && !facts.some(([c]) => /\b1[12] December\b/.test(c)), `${s}: ${JSON.stringify(facts)}`);
     }
   });
+  test('review M1: someone\'s party planning meeting or show and tell keeps business hours', async () => {
+    // Before the fix: each at 10pm.
+    for (const [s, want] of [
+      ["I've got Sam's party planning meeting on Friday at 10.", /\bFriday 11 December 2026 at 10am\b/],
+      ["Ana's show and tell is on Friday at 10.", /\bFriday 11 December 2026 at 10am\b/],
+      ["We're going to Tom's party on Friday at 10.", /\bFriday 11 December 2026 at 10pm\b/],
+    ] as const) {
+      const facts = await said(s);
+      assert.ok(facts.some(([c]) => want.test(c)), `${s}: ${JSON.stringify(facts)}`);
+    }
+  });
 });
