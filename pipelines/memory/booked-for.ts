@@ -5,9 +5,10 @@
  * the day a thing is moved to (rules 68): "I moved Leo's checkup to Monday December 7", said on 1 December, is the coming
  * 7 December, not last year's.
  */
-import { BOOKING_NOUNS, saysClock } from './clock-time.js';
+import { BOOKING_NOUNS, HOUR_SAID, saysClock } from './clock-time.js';
 import { clauseAround, toldAsPast } from './told-tense.js';
 import { MONTH_SAID } from './months.js';
+import { PAST_TIME } from './spoken-clauses.js';
 
 /** Verbs that fix a time for something, in any form ("booked", "have reserved", "I'd arranged"). */
 const BOOKING_VERB = /\b(?:book(?:s|ed|ing)?|reserv(?:e|es|ed|ing)|schedul(?:e|es|ed|ing)|re-?schedul(?:e|es|ed|ing)|plann?(?:ed|ing)?|arrang(?:e|es|ed|ing)|organi[sz](?:e|es|ed|ing)|order(?:s|ed|ing)?|pencil(?:l?ed|l?ing)?|invit(?:e|es|ed|ing)|set\s+(?:it|that|this|them|one|something)?\s*up|sort(?:ed)?\s+out)\b/i;
@@ -19,12 +20,20 @@ const BOOKING_VERB = /\b(?:book(?:s|ed|ing)?|reserv(?:e|es|ed|ing)|schedul(?:e|e
 const MOVE_VERB = /\b(?:mov(?:e|es|ed|ing)|re-?schedul(?:e|es|ed|ing)|postpon(?:e|es|ed|ing))\b|\bpush(?:es|ed|ing)?\b(?:.*\bback\b|\s+(?:to|till|until)\b)|\b(?:bring(?:s|ing)?|brought)\b.*\bforward\b/i;
 /** "to / till / until" (with "on" or "the") just before the date phrase: the day a move is to. */
 const TO_BEFORE = /\b(?:to|till|until)\s+(?:on\s+)?(?:the\s+)?$/i;
-/** "for" (with "the" or "this / next / coming") just before the date phrase. */
-const FOR_BEFORE = /\bfor\s+(?:the\s+)?$/i;
+/**
+ * "for" (with "the") just before the date phrase, or with an hour of the clock between ("for half past 7 on Friday",
+ * "for 7:30pm on Friday"; rules 107).
+ */
+const FOR_BEFORE = new RegExp(String.raw`\bfor\s+(?:the\s+)?(?:${HOUR_SAID}\s+)?$`, 'i');
+/** "for" with an hour of the clock just before the date phrase ("for half past 7 on Friday"). */
+const FOR_HOUR_BEFORE = new RegExp(String.raw`\bfor\s+${HOUR_SAID}\s+$`, 'i');
 /** What chrono may keep of "for" in its phrase ("for Friday"). */
 const FOR_IN_PHRASE = /^for\s+(?!(?:a|an|the\s+next|the\s+past|the\s+last|\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|few|couple)\b)/i;
-/** A day or a date, not a span: a weekday, today / tonight / tomorrow, a month, a day of the month. */
-const A_DAY = new RegExp(String.raw`^(?:for\s+)?(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\b|\b(?:${MONTH_SAID})\b|^(?:for\s+)?(?:the\s+)?\d`, 'i');
+/**
+ * A day or a date, not a span: a weekday ("on" before it after an hour: "for half past 7 on Friday"), today / tonight /
+ * tomorrow, a month, a day of the month.
+ */
+const A_DAY = new RegExp(String.raw`^(?:for\s+|on\s+)?(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\b|\b(?:${MONTH_SAID})\b|^(?:for\s+)?(?:the\s+)?\d`, 'i');
 
 /**
  * A thing booked for a slot of its own (rules 97): a word that only names a booking (clock-time.ts `BOOKING_NOUNS`), a
@@ -35,14 +44,29 @@ const SLOT_THINGS = [...BOOKING_NOUNS, 'table', 'flight', 'room', 'ticket', 'sea
 const BOOKED_SLOT = new RegExp(String.raw`\b(?:${SLOT_THINGS.join('|')})s?\b|\bclass(?:es)?\b`, 'i');
 /**
  * Verbs that book a slot, in any form ("booked", "have reserved", "scheduled"), with the auxiliaries before them ("I've",
- * "was", "had"); not "ordered", "planned" (a thing, a plan). "booking" only after a form of "be" ("I'm booking"): "a
+ * "was", "had") and a negation ("didn't", "never"; rules 107: "I didn't book a table on Friday at 7pm" is no act behind);
+ * not "ordered", "planned" (a thing, a plan). "booking" only after a form of "be" ("I'm booking"): "a
  * booking", "our booking" is the noun (rv97 H2).
  */
-const SLOT_VERB = /(?:\b(?:have|has|had|was|were|is|are|been|be|just|already)\s+|['’](?:ve|d|s|re|m)\s+)*(?:\b(?:book(?:s|ed)?|reserv(?:e|es|ed|ing)|schedul(?:e|es|ed|ing)|arrang(?:e|es|ed|ing))\b|(?:\b(?:am|is|are|was|were|be|been)\s+|['’](?:m|re|s)\s+)booking\b)/i;
-/** "on Friday", "this Friday", "Friday": a weekday, as chrono may give it with the hour ("on Friday at 7pm"). */
-const ON_WEEKDAY = /^(?:on\s+)?(?:(?:this|coming)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/i;
-/** Words that place a clause's act in the past ("last Friday", "yesterday", "a week ago"): its day is no slot ahead. */
-const TIME_BACK = /\b(?:ago|yesterday|last|past|previous)\b/i;
+const SLOT_VERB = /(?:\b(?:have|has|had|was|were|is|are|been|be|just|already|did|never|not)(?:n['’]t)?\s+|['’](?:ve|d|s|re|m)\s+)*(?:\b(?:book(?:s|ed)?|reserv(?:e|es|ed|ing)|schedul(?:e|es|ed|ing)|arrang(?:e|es|ed|ing))\b|(?:\b(?:am|is|are|was|were|be|been)\s+|['’](?:m|re|s)\s+)booking\b)/i;
+/**
+ * "on Friday", "this Friday", "Friday": a weekday, as chrono may give it with the hour ("on Friday at 7pm"), or after an
+ * hour of the clock ("at 7:30pm on Friday"; rules 107).
+ */
+const ON_WEEKDAY = new RegExp(String.raw`^(?:(?:at\s+)?${HOUR_SAID}\s+)?(?:on\s+)?(?:(?:this|coming)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b`, 'i');
+/**
+ * One slot of its day, told by its place in the day, just before the weekday ("the last flight on Friday", "the first
+ * session on Friday"; rules 107): the day is the slot's, with no hour said. Not more than one ("the last tickets on
+ * Friday": those left, booked that day).
+ */
+const SLOT_OF_THE_DAY = new RegExp(String.raw`\bthe\s+(?:first|last|earliest|latest|early|late)\s+(?:${SLOT_THINGS.join('|')}|class)\s+$`, 'i');
+/**
+ * A time told of the past ("last Friday", "yesterday", "a week ago"; spoken-clauses.ts `PAST_TIME`), or "last time", "the
+ * previous time / Friday": its clause's day is no slot ahead. Not "last" or "past" alone (rules 107): "the last flight",
+ * "half past 7" are no time gone by. Not "this morning / afternoon" (review of rules 107, H1): today's, it dates the act
+ * of booking ("This morning I booked a table on Friday at 8pm" is the coming Friday).
+ */
+const TIME_BACK = new RegExp(String.raw`\b(?:(?!this\s)(?:${PAST_TIME})|last\s+time|previous)\b`, 'i');
 /** Where the words said with a weekday end: "for" (another day or thing), a clause's punctuation or joining word. */
 const WITH_DAY_ENDS = /\bfor\b|[,;!?]|\.(?!\d)|\b(?:and|but|so|because|then)\b/i;
 /**
@@ -58,22 +82,31 @@ const WHY_OR_WHEN = /\b(?:because|cause|cos|since|as|when|after|before|while|onc
 /**
  * True when the weekday `phrase` (at `index` of `text`) is the slot a thing was booked for (rules 97): its clause books
  * (`SLOT_VERB`) a thing of a slot (`BOOKED_SLOT`) and says the hour ("I booked a table at Luigi's on Friday at 7pm", "we
- * have a table booked… on Friday at 7pm", "I've reserved a room on Friday at 3pm"). The day of the act of booking is
- * said with no hour ("I booked the flights on Friday": past), and one told as back ("last Friday at 7pm") stays back.
+ * have a table booked… on Friday at 7pm", "I've reserved a room on Friday at 3pm") or names the slot by its place in the
+ * day ("the last flight on Friday"; rules 107). The day of the act of booking is said with no hour ("I booked the flights
+ * on Friday": past), and one told as back ("last Friday at 7pm") stays back.
  */
 function bookedSlot(text: string, index: number, phrase: string): boolean {
   if (!ON_WEEKDAY.test(phrase.trim())) return false;
   const clause = clauseAround(text, index);
-  if (!(SLOT_VERB.test(clause) && BOOKED_SLOT.test(clause) && saysClock(clause) && !TIME_BACK.test(clause))) return false;
+  if (!(SLOT_VERB.test(clause) && BOOKED_SLOT.test(clause) && !TIME_BACK.test(clause))) return false;
   // The hour said with the weekday ("on Friday at 7pm"), not with another day or thing of the clause ("on Friday for
-  // Saturday at 7pm": Friday is the day of the act of booking; rv97 H5).
+  // Saturday at 7pm": Friday is the day of the act of booking; rv97 H5); or the slot told by its place in the day ("the
+  // last flight on Friday").
   const after = text.slice(index + phrase.length);
-  if (!saysClock(phrase) && !saysClock(after.split(WITH_DAY_ENDS)[0] ?? '')) return false;
+  const timed = saysClock(clause) && (saysClock(phrase) || saysClock(after.split(WITH_DAY_ENDS)[0] ?? ''));
+  if (!timed && !SLOT_OF_THE_DAY.test(text.slice(0, index))) return false;
   // "… at 6am for our trip in January", "… for Saturday": the slot is that day or thing; the weekday the act's.
   if (FOR_THE_SLOT.test(after)) return false;
-  // The sentence but the verb of booking, and but a clause of why or when, told of the past ("and it was amazing", "but I
-  // missed it", "The tour we booked on Saturday at 10am was amazing"): the slot has come and gone (rv97 H1).
-  return !toldAsPast(text.replace(SLOT_VERB, ' ').replace(WHY_OR_WHEN, ' '));
+  return !slotGone(text);
+}
+
+/**
+ * The sentence but the verb of booking, and but a clause of why or when, told of the past ("and it was amazing", "but I
+ * missed it", "The tour we booked on Saturday at 10am was amazing"): the slot booked has come and gone (rv97 H1).
+ */
+function slotGone(text: string): boolean {
+  return toldAsPast(text.replace(SLOT_VERB, ' ').replace(WHY_OR_WHEN, ' '));
 }
 
 /**
@@ -92,5 +125,9 @@ export function bookedFor(text: string, index: number, phrase: string): boolean 
   if (!possessive && TO_BEFORE.test(before) && MOVE_VERB.test(clauseAround(before, Math.max(0, before.length - 1)))) return true;
   if (!(FOR_BEFORE.test(before) || FOR_IN_PHRASE.test(phrase.trim()))) return false;
   // The verb before "for", in the clause that holds the phrase: "I booked the table for Friday".
-  return BOOKING_VERB.test(clauseAround(text, index).split(/\bfor\b/i)[0] ?? '');
+  const clause = clauseAround(text, index);
+  if (!BOOKING_VERB.test(clause.split(/\bfor\b/i)[0] ?? '')) return false;
+  // An hour between "for" and the weekday ("for half past 7 on Friday") is a slot, as `bookedSlot` reads one: told with a
+  // time gone by or an outcome ("… last weekend", "… and it was lovely"), it is behind (review of rules 107, H3).
+  return !(FOR_HOUR_BEFORE.test(before) && (TIME_BACK.test(clause) || slotGone(text.replace(BOOKING_VERB, ' '))));
 }

@@ -28,11 +28,20 @@ export function saysClock(said: string): boolean {
   return CLOCK_SAID.test(said);
 }
 
-/** A bare hour after "at" ("at 10", "at 4:30", "at seven"), with no am / pm. */
-const BARE_HOUR = /\bat\s+(?:\d{1,2}(?::\d{2})?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b/i;
+/**
+ * A bare hour after "at" ("at 10", "at 4:30", "at seven"), with no am / pm, or an hour with its minutes said anywhere
+ * ("booked you in for 9:30 on Monday"; rules 107): "for 2" may be a count, "for 2:15" is an hour.
+ */
+const BARE_HOUR = /\bat\s+(?:\d{1,2}(?::\d{2})?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|\b\d{1,2}:\d{2}\b/i;
 
 /** An hour said as a word ("seven") and as chrono reads it. */
 const HOUR_WORDS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+/**
+ * An hour said as a time of the clock, a regular expression's source (rules 107): "7pm", "9:30", "half past 7",
+ * "quarter to eight"; not a bare number, which may be a count ("a table for 2").
+ */
+export const HOUR_SAID = String.raw`(?:(?:half|quarter)\s+(?:past|to)\s+(?:\d{1,2}|${HOUR_WORDS.join('|')})|`
+  + String.raw`\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2})`;
 const DAY_WORD = String.raw`(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)`;
 /** Minutes said as words after an hour ("seven thirty", "eleven fifteen", "seven oh five"). */
 const MINUTE_WORD = String.raw`(?:oh|ten|twenty|thirty|forty|fifty|fifteen|five|quarter|half)`;
@@ -94,7 +103,7 @@ export const EVENING_THINGS: readonly EveningThing[] = [
     dinner: 'dinners?', supper: 'suppers?', drink: 'drinks', concert: 'concerts?', movie: 'movies?', cinema: 'cinemas?', gig: 'gigs?',
     theatre: 'theatres?', theater: 'theaters?',
   }).map(([head, said]) => ({ head, said })),
-  { head: 'party', said: 'party', named: true }, { head: 'show', said: 'show', named: true },
+  { head: 'party', said: 'party', named: true }, { head: 'show', said: String.raw`show(?!\s+and\s+tell\b)`, named: true },
   { head: 'festival', said: String.raw`film\s+festivals?`, before: 'film', until: 8 }, { head: 'night', said: NAMED_NIGHT, before: 'date' },
 ];
 
@@ -132,14 +141,20 @@ export const EARLIER_MEALS = ['breakfast', 'brunch', 'lunch'] as const;
 export const BUSINESS_NOUNS = ['meeting', 'appointment', 'delivery', 'match', 'tennis'] as const;
 
 /**
+ * Someone's, as a determiner ("Tom's party", "Anna's birthday party"; rules 107): not a word with "is" or "us" run in
+ * ("it's", "that's", "let's").
+ */
+const POSSESSOR = String.raw`(?!(?:it|that|what|he|she|there|here|who|where|how|let)['’]s\b)[\w-]+['’]s\s+`;
+/**
  * An outing of the evening (rules 79): a table booked ("a table for four", "a table at Luigi's", "book a table"), one of
- * {@link EVENING_THINGS} (a party or a show after a determiner), a film seen. Not one said for
- * the day's earlier meals ("a table for brunch", "lunch"), nor the word for another thing (rules 81): "table tennis",
- * "move the tables", "a meeting about the Christmas party", "dropping off the film" ({@link BUSINESS_THING}).
+ * {@link EVENING_THINGS} (a party or a show after a determiner or someone's: "Tom's party"; not a "show and tell",
+ * review of rules 107 M1), a film seen. Not one said for the day's earlier meals ("a table for brunch", "lunch"), nor
+ * the word for another thing (rules 81): "table tennis", "move the tables", "a meeting about the Christmas party",
+ * "dropping off the film" ({@link BUSINESS_THING}).
  */
 const eveningWords = (things: readonly EveningThing[]): RegExp => new RegExp(String.raw`\b(?:(?:a|the)\s+table\s+(?:for|at)\b|book(?:s|ed|ing)?\s+(?:a|the)\s+table|`
   + String.raw`${things.filter((t) => !t.named).map((t) => t.said).join('|')}|`
-  + String.raw`(?:the|a|an|our|my|his|her|their|your)\s+(?:[\w'’-]+\s+)?(?:${things.filter((t) => t.named).map((t) => t.said).join('|')})|`
+  + String.raw`(?:(?:the|a|an|our|my|his|her|their|your)\s+|${POSSESSOR})(?:[\w'’-]+\s+)?(?:${things.filter((t) => t.named).map((t) => t.said).join('|')})|`
   + String.raw`(?:see|seeing|watch|watching)\s+(?:a|the)\s+film)\b`, 'i');
 const EVENING_THING = eveningWords(EVENING_THINGS);
 /** An outing of the evening alone (rules 97): {@link EVENING_THING} but for the things that run by day as well (`until`). */
@@ -147,10 +162,11 @@ const EVENING_ALONE = eveningWords(EVENING_THINGS.filter((t) => t.until === unde
 const EARLIER_MEAL = new RegExp(String.raw`\b(?:${EARLIER_MEALS.join('|')})\b`, 'i');
 /**
  * A thing of business hours in the words ({@link BUSINESS_NOUNS}); a meeting only as the thing had ("a / the / my
- * meeting"), so meeting someone for dinner or drinks, or a dinner "to talk about the trip", stays the evening (rules 86);
- * someone met "about" a thing is {@link MET_ABOUT}.
+ * meeting", or someone's with a word or two before it: "Sam's party planning meeting", review of rules 107 M1; not "Ana's
+ * meeting us", "is" run in), so meeting someone for dinner or drinks, or a dinner "to talk about the trip", stays the
+ * evening (rules 86); someone met "about" a thing is {@link MET_ABOUT}.
  */
-const BUSINESS_THING = new RegExp(String.raw`\b(?:(?:a|an|the|my|our|his|her|their|your|this|that)\s+(?:[\w'’-]+\s+)?meetings?|`
+const BUSINESS_THING = new RegExp(String.raw`\b(?:(?:a|an|the|my|our|his|her|their|your|this|that)\s+(?:[\w'’-]+\s+)?meetings?|${POSSESSOR}(?:[\w'’-]+\s+){1,2}meetings?|`
   + String.raw`(?:${BUSINESS_NOUNS.filter((n) => n !== 'meeting').join('|')})s?|deliver(?:ed|ing))\b`, 'i');
 /**
  * Someone met "about" a thing ("I'm meeting Tom about the party"; rules 97): a talk about it, not the party. Not "about"
