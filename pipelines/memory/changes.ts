@@ -197,8 +197,32 @@ function jobEnded(sentence: string): boolean {
 
 /** True when nothing in the clause before `at` makes what follows a condition, a maybe, a plan or a denial (`NOT_ENDED_YET`). */
 function toldAsDone(sentence: string, at: number): boolean {
-  const before = sentence.slice(0, at).split(/[,.;:!?]|\s(?:and|but|so)\s/i).pop() ?? '';
-  return !NOT_ENDED_YET.test(before);
+  return !NOT_ENDED_YET.test(clauseBefore(sentence, at));
+}
+
+/** The words of the clause of `sentence` before `at`: from the last stop, comma or "and" / "but" / "so" before it. */
+function clauseBefore(sentence: string, at: number): string {
+  return sentence.slice(0, at).split(/[,.;:!?]|\s(?:and|but|so)\s/i).pop() ?? '';
+}
+
+/** A word that cancels ("cancelled", "cancelling", "called off"). */
+const CANCEL_WORD = /\b(?:cancel(?:s|l?ed|ling)?|call(?:s|ed|ing)? off)\b/gi;
+/**
+ * Words before a cancelling word in its clause that tell it as not happened: a denial ("the concert didn't get cancelled",
+ * "wasn't cancelled after all"), a condition ("if the concert gets cancelled", "unless they cancel") or a maybe ("they
+ * might cancel the concert", "it may be called off"; rules 106). "Will", "going to", "want to" and "have to" are no
+ * hedge here: a cancellation said ahead ("I'm going to cancel the dentist") still withdraws the plan.
+ */
+const CANCEL_NOT_TOLD = /\b(?:not|never|if|unless|whether|in case|might|may|could|would|should|maybe|perhaps|possibly|probably)\b|n['’]t\b/i;
+
+/**
+ * True when `sentence` names a cancelling word and tells none as happened (`CANCEL_NOT_TOLD` before each in its clause,
+ * or a question): it cancels nothing, and withdraws nothing.
+ */
+export function cancellationNotTold(sentence: string): boolean {
+  const found = [...sentence.matchAll(CANCEL_WORD)];
+  if (found.length === 0) return false;
+  return /\?\s*$/.test(sentence) || found.every((m) => CANCEL_NOT_TOLD.test(clauseBefore(sentence, m.index)));
 }
 
 /** A whole-job ending: the employer slot ends, and the role with it (`ends`). */
@@ -438,7 +462,7 @@ function reportsDone(sentence: string): boolean {
  * without them") or asked about ("Have you finished the beds?").
  */
 export function settles(sentence: string): Settles | null {
-  if (CANCELLED.test(sentence) || (CHANGE_OF_MIND.test(sentence) && WONT.test(sentence) && !/\?\s*$/.test(sentence)) || (DONT.test(sentence) && !/\?\s*$/.test(sentence))) return 'cancelled';
+  if ((CANCELLED.test(sentence) && !cancellationNotTold(sentence)) || (CHANGE_OF_MIND.test(sentence) && WONT.test(sentence) && !/\?\s*$/.test(sentence)) || (DONT.test(sentence) && !/\?\s*$/.test(sentence))) return 'cancelled';
   // "Change of plan, we're going on Sunday now", "we moved it to Sunday", "it's Sunday, not Saturday": a new time (fix9).
   if (INSTEAD.test(sentence) || MOVED.test(sentence) || retellsTime(sentence)) return 'instead';
   if (DECIDED.test(sentence) && !/\?\s*$/.test(sentence)) return 'decided';

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after } from 'node:test';
 import pino from 'pino';
 import type { KeyedLock } from '../../graph/keyed-lock.js';
+import type { Fact } from '../../graph/memory-store.js';
 import { openDatabase, type SqliteDatabase } from '../../graph/sqlite/database.js';
 import { SqliteEntityIndex } from '../../graph/sqlite/sqlite-entity-index.js';
 import { SqliteGraphStore } from '../../graph/sqlite/sqlite-graph-store.js';
@@ -106,6 +107,29 @@ export function openFactsAfter(first: string, later: string): (tenant: string, t
     fixtures.push(f);
     for (const [i, turn] of turns.entries()) await f.say('s1', 'Maria', ['Jo'], turn, i === 0 ? first : later);
     return (await f.memory.listFacts(tenant)).filter((x) => x.validTo === null).map((x) => x.content);
+  };
+}
+
+/** A turn of {@link allFactsAfter}: Maria's text to Jo, or `[speaker, text]` said by Maria or Jo to the other. */
+export type MariaJoTurn = string | readonly ['Maria' | 'Jo', string];
+
+/**
+ * A reader of all facts of a tenant, history included, after its turns are said in one session, one a minute apart from
+ * `first` (Maria to Jo unless a turn names its speaker); its fixtures close after the test file.
+ */
+export function allFactsAfter(first: string): (tenant: string, turns: readonly MariaJoTurn[]) => Promise<Fact[]> {
+  const fixtures: MemoryFixture[] = [];
+  after(async () => {
+    for (const f of fixtures) await f.close();
+  });
+  return async (tenant, turns) => {
+    const f = await memoryFixture(tenant, ['Maria', 'Jo']);
+    fixtures.push(f);
+    for (const [i, turn] of turns.entries()) {
+      const [speaker, text] = typeof turn === 'string' ? ['Maria', turn] as const : turn;
+      await f.say('s1', speaker, [speaker === 'Maria' ? 'Jo' : 'Maria'], text, new Date(Date.parse(first) + i * 60_000).toISOString());
+    }
+    return f.memory.listFacts(tenant, { includeHistory: true });
   };
 }
 
