@@ -625,7 +625,8 @@ export class RuleDecider implements Decider {
       // speaker's own plan of the same concert (rules 105). One of someone's thing ("Tom's concert got cancelled", Jo's "your
       // concert got cancelled") among that person's (rules 106).
       const first = plans[0];
-      const owner = fact.planObject?.reportedBy ?? possessor(fact.content) ?? undefined;
+      // Not who did it ("Maria's sister cancelled the gym": the sister, `doneBy`).
+      const owner = fact.planObject?.reportedBy ?? (fact.planObject?.doneBy ? undefined : possessor(fact.content) ?? undefined);
       const by = owner ?? fact.planObject?.doneBy;
       const whose = (c: Candidate): boolean => (by ? ofPerson(c.fact, by) : sameOwner(c.fact, first!.fact));
       const itself = fact.settles === 'cancelled' && fact.planObject && first
