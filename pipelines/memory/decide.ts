@@ -1,5 +1,5 @@
 import type { Fact, PlanObject } from '../../graph/memory-store.js';
-import { terms } from '../../graph/lexical-terms.js';
+import { STOPWORDS, terms } from '../../graph/lexical-terms.js';
 import { isIntention } from './changes.js';
 import { habitOrMaxim } from './plan-cues.js';
 import { PLANNED_KINDS as SETTLEABLE, PROPOSAL, cancelIsPlanDone, cancelsByObject, cancelsPlanItself, settlesByObject } from './plan-match.js';
@@ -565,9 +565,15 @@ function openingName(text: string): string | null {
   return /^([A-Z][\p{L}-]*)(?:['’]s)?\s/u.exec(text)?.[1]?.toLowerCase() ?? null;
 }
 
-/** Whose thing a cancellation names by a possessive it opens with ("Tom's concert got cancelled", Jo's "Your concert…" told as "Maria's concert…"). */
-function possessor(text: string): string | null {
-  return /^[A-Z][\p{L}-]*['’]s\s/u.test(text) ? openingName(text) : null;
+/**
+ * Whose thing a cancellation names by a possessive it opens with ("Tom's concert got cancelled", Jo's "Your concert…" told
+ * as "Maria's concert…"), or by one ASR wrote without its apostrophe that the plan object reads as the name ("toms concert
+ * got cancelled": `which` "tom").
+ */
+function possessor(text: string, o?: PlanObject | null): string | null {
+  if (/^[A-Z][\p{L}-]*['’]s\s/u.test(text)) return openingName(text);
+  const bare = /^([A-Z][\p{L}-]*)s\s/u.exec(text)?.[1]?.toLowerCase();
+  return bare && o?.which?.includes(bare) ? bare : null;
 }
 
 /**
@@ -626,11 +632,17 @@ export class RuleDecider implements Decider {
       // concert got cancelled") among that person's (rules 106).
       const first = plans[0];
       // Not who did it ("Maria's sister cancelled the gym": the sister, `doneBy`).
-      const owner = fact.planObject?.reportedBy ?? (fact.planObject?.doneBy ? undefined : possessor(fact.content) ?? undefined);
+      // A name the cancellation opens with that opens one of the plans too, where ASR's lower case left it unread ("tom
+      // cancelled his concert" after "Tom is going to a concert…"; review-cancel H3).
+      const opener = openingName(fact.content);
+      const owner = fact.planObject?.reportedBy ?? (fact.planObject?.doneBy ? undefined : possessor(fact.content, fact.planObject)
+        ?? (opener && !STOPWORDS.has(opener) && plans.some((c) => openingName(c.fact.content) === opener) ? opener : undefined));
       const by = owner ?? fact.planObject?.doneBy;
       const whose = (c: Candidate): boolean => (by ? ofPerson(c.fact, by) : sameOwner(c.fact, first!.fact));
+      // A plan's owner's name is no object of it only where the cancellation names an owner: "The concert got cancelled",
+      // naming none, closes as before rules 106 (review-cancel H3: not Tom's "concert" over the speaker's own).
       const itself = fact.settles === 'cancelled' && fact.planObject && first
-        ? plans.find((c) => c.fact.planObject && whose(c) && cancelsPlanItself(fact.planObject!, ownObject(c.fact.content, c.fact.planObject))) : undefined;
+        ? plans.find((c) => c.fact.planObject && whose(c) && cancelsPlanItself(fact.planObject!, by ? ownObject(c.fact.content, c.fact.planObject) : c.fact.planObject)) : undefined;
       const open = itself ?? plans[0]
         ?? candidates.find((c) => (fact.settles === 'instead' || fact.settles === 'cancelled') && c.fact.planObject?.event === true && fits(c));
       // "Let's do Saturday at seven instead", "can we do 7 instead?": an alternative naming only a new time moves the latest
