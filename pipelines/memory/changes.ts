@@ -197,8 +197,60 @@ function jobEnded(sentence: string): boolean {
 
 /** True when nothing in the clause before `at` makes what follows a condition, a maybe, a plan or a denial (`NOT_ENDED_YET`). */
 function toldAsDone(sentence: string, at: number): boolean {
-  const before = sentence.slice(0, at).split(/[,.;:!?]|\s(?:and|but|so)\s/i).pop() ?? '';
-  return !NOT_ENDED_YET.test(before);
+  return !NOT_ENDED_YET.test(clauseBefore(sentence, at));
+}
+
+/** The words of the clause of `sentence` before `at`: from the last stop, comma or "and" / "but" / "so" before it. */
+function clauseBefore(sentence: string, at: number): string {
+  return sentence.slice(0, at).split(/[,.;:!?]|\s(?:and|but|so)\s/i).pop() ?? '';
+}
+
+/** A word that cancels ("cancelled", "cancelling", "called off"). */
+const CANCEL_WORD = /\b(?:cancel(?:s|l?ed|ling)?|call(?:s|ed|ing)? off)\b/gi;
+/**
+ * A word of the chain of auxiliaries, negations and adverbs a cancelling verb opens its clause's verb with ("didn't get
+ * cancelled", "hasn't been cancelled", "may be cancelled", "will probably cancel", "I'm going to cancel").
+ */
+const CANCEL_AUX = /^(?:am|is|are|was|were|be|been|being|get|gets|got|gotten|getting|do|does|did|has|have|had|will|would|shall|should|can|could|may|might|must|to|going|gonna|not|never|just|already|also|still|probably|maybe|perhaps|possibly|definitely|certainly|really|actually|officially|finally|now|all|both)$/;
+/** One of those that tells the cancelling verb as not happened: a negation, or a maybe ("might", "may", "could", "probably"; rules 106). */
+const CANCEL_NOT = /^(?:not|never|might|may|could|probably|maybe|perhaps|possibly|cannot)$|n['’]?t$/;
+/** A negation joined to its auxiliary, with or without the apostrophe ASR drops ("didn't", "didnt", "can't", "won't"). */
+const NEGATED_AUX = /^(?:(?:did|do|does|is|are|was|were|has|have|had|ca|could|would|should|wo|might|must|need|ai)n['’]?t|cannot)$/;
+/**
+ * Opens the clause of a cancelling verb as a condition ("if the concert gets cancelled", "unless they cancel", "whether
+ * they cancel", "in case it's called off") or a belief denied ("I don't think they'll cancel", "I doubt they'll cancel").
+ */
+const CANCEL_IF = /\b(?:if|unless|whether|in case|doubt)\b|\b(?:do|does|did)(?:\s+not|n['’]?t)\s+(?:think|expect|reckon|suppose)\b/i;
+/** Asks someone to cancel: "can you cancel…?", "could you please cancel…?", "would you mind cancelling…?", "can we cancel…?". */
+const CANCEL_ASKED = /\b(?:can|could|would|will)\s+(?:you|u|we)\s+(?:(?:please|just|kindly|mind)\s+)*$/i;
+
+/**
+ * True when the cancelling word at `at` is told as not happened: its own chain of auxiliaries holds a negation or a maybe
+ * (`CANCEL_AUX`, `CANCEL_NOT`), or its clause is a condition (`CANCEL_IF`). A negation or modal of another verb ("I can't
+ * believe they cancelled…", "I'm not going because they cancelled it", "I would like to cancel…") leaves it told.
+ */
+function cancelNotTold(sentence: string, at: number): boolean {
+  const clause = clauseBefore(sentence, at);
+  if (CANCEL_IF.test(clause)) return true;
+  const words = clause.toLowerCase().split(/\s+/).filter((w) => w !== '').map((w) => w.replace(/^[^\p{L}]+|[^\p{L}'’]+$/gu, ''));
+  for (let i = words.length - 1; i >= 0; i--) {
+    const w = words[i]!;
+    // "They'll cancel", "it'd be cancelled": a subject joined to its auxiliary ends the chain.
+    if (!CANCEL_AUX.test(w) && !NEGATED_AUX.test(w)) return false;
+    if (CANCEL_NOT.test(w)) return true;
+  }
+  return false;
+}
+
+/**
+ * True when `sentence` names a cancelling word and tells none as happened (`cancelNotTold` of each, or a question that
+ * asks no one to cancel: "Did Tom cancel his concert?", not "Could you cancel my appointment?"): it cancels nothing, and
+ * withdraws nothing.
+ */
+export function cancellationNotTold(sentence: string): boolean {
+  const found = [...sentence.matchAll(CANCEL_WORD)];
+  if (found.length === 0) return false;
+  return found.every((m) => (/\?\s*$/.test(sentence) && !CANCEL_ASKED.test(clauseBefore(sentence, m.index))) || cancelNotTold(sentence, m.index));
 }
 
 /** A whole-job ending: the employer slot ends, and the role with it (`ends`). */
@@ -438,7 +490,7 @@ function reportsDone(sentence: string): boolean {
  * without them") or asked about ("Have you finished the beds?").
  */
 export function settles(sentence: string): Settles | null {
-  if (CANCELLED.test(sentence) || (CHANGE_OF_MIND.test(sentence) && WONT.test(sentence) && !/\?\s*$/.test(sentence)) || (DONT.test(sentence) && !/\?\s*$/.test(sentence))) return 'cancelled';
+  if ((CANCELLED.test(sentence) && !cancellationNotTold(sentence)) || (CHANGE_OF_MIND.test(sentence) && WONT.test(sentence) && !/\?\s*$/.test(sentence)) || (DONT.test(sentence) && !/\?\s*$/.test(sentence))) return 'cancelled';
   // "Change of plan, we're going on Sunday now", "we moved it to Sunday", "it's Sunday, not Saturday": a new time (fix9).
   if (INSTEAD.test(sentence) || MOVED.test(sentence) || retellsTime(sentence)) return 'instead';
   if (DECIDED.test(sentence) && !/\?\s*$/.test(sentence)) return 'decided';

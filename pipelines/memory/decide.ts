@@ -1,5 +1,5 @@
-import type { Fact } from '../../graph/memory-store.js';
-import { terms } from '../../graph/lexical-terms.js';
+import type { Fact, PlanObject } from '../../graph/memory-store.js';
+import { STOPWORDS, terms } from '../../graph/lexical-terms.js';
 import { isIntention } from './changes.js';
 import { habitOrMaxim } from './plan-cues.js';
 import { PLANNED_KINDS as SETTLEABLE, PROPOSAL, cancelIsPlanDone, cancelsByObject, cancelsPlanItself, settlesByObject } from './plan-match.js';
@@ -146,11 +146,12 @@ function aboutPlan(outcome: ExtractedFact, open: Fact, names: string[] | undefin
   if (outcome.planObject && open.planObject) {
     const by = outcome.planObject.reportedBy ?? outcome.planObject.doneBy ?? null;
     const about = open.planObject.reportedBy ?? null;
-    if (by !== about && !(outcome.planObject.doneBy !== undefined && about === null)) return false;
+    // "Tom cancelled his concert" settles "Tom is going to a concert…", told of Tom by name with no `reportedBy` (rules 106).
+    if (by !== about && !(outcome.planObject.doneBy !== undefined && about === null) && !(about === null && by !== null && openingName(open.content) === by)) return false;
   }
   if (how && outcome.planObject && open.planObject) {
     if (how !== 'cancelled') return settlesByObject(how, outcome.planObject, open.planObject, outcome.content, open.content);
-    const named = cancelsByObject(outcome.planObject, open.planObject, undefined, { cancel: outcome.content, plan: open.content });
+    const named = cancelsByObject(outcome.planObject, ownObject(open.content, open.planObject), undefined, { cancel: outcome.content, plan: open.content });
     if (named !== null) return named;
   }
   return sameTopic(outcome.content, open.content, names) && (how !== 'decided' || PROPOSAL.test(open.content));
@@ -550,9 +551,38 @@ function sameOwner(a: Fact, b: Fact): boolean {
   return a.subjectId === b.subjectId && a.planObject?.reportedBy === b.planObject?.reportedBy;
 }
 
-/** True when `f` is told of `person` (lower-case, singular; `reportedBy`, or among the people its plan names). */
+/**
+ * True when `f` is told of `person` (lower-case, singular; `reportedBy`, among the people its plan names, or the name its
+ * text opens with: "Tom is going to a concert…", the speaker's own "Maria is going…").
+ */
 function ofPerson(f: Fact, person: string): boolean {
-  return f.planObject?.reportedBy === person || (f.planObject?.people ?? []).some((p) => p.toLowerCase() === person);
+  return f.planObject?.reportedBy === person || (f.planObject?.people ?? []).some((p) => p.toLowerCase() === person)
+    || openingName(f.content) === person;
+}
+
+/** The name a fact's text opens with, lower-case, possessive or not ("Tom is going…", "Tom's concert…": "tom"). */
+function openingName(text: string): string | null {
+  return /^([A-Z][\p{L}-]*)(?:['’]s)?\s/u.exec(text)?.[1]?.toLowerCase() ?? null;
+}
+
+/**
+ * Whose thing a cancellation names by a possessive it opens with ("Tom's concert got cancelled", Jo's "Your concert…" told
+ * as "Maria's concert…"), or by one ASR wrote without its apostrophe that the plan object reads as the name ("toms concert
+ * got cancelled": `which` "tom").
+ */
+function possessor(text: string, o?: PlanObject | null): string | null {
+  if (/^[A-Z][\p{L}-]*['’]s\s/u.test(text)) return openingName(text);
+  const bare = /^([A-Z][\p{L}-]*)s\s/u.exec(text)?.[1]?.toLowerCase();
+  return bare && o?.which?.includes(bare) ? bare : null;
+}
+
+/**
+ * The plan object of `f` without the name its text opens with: "Tom is going to a concert" reads "tom" among its objects,
+ * and is about the concert as "Maria is going to a concert" is (rules 106).
+ */
+function ownObject(content: string, o: PlanObject): PlanObject {
+  const name = openingName(content);
+  return name && o.objects.includes(name) ? { ...o, objects: o.objects.filter((w) => w !== name) } : o;
 }
 
 /**
@@ -598,12 +628,21 @@ export class RuleDecider implements Decider {
       // A cancellation closes the plan of the thing it calls off before one that only mentions it ("renew my passport
       // before the Lisbon trip"; rules 98), only among the plans of whose it is: one told of someone ("Sarah cancelled the
       // concert", "my sister cancelled the gym") among that person's, else among those of whose the first one is; never the
-      // speaker's own plan of the same concert (rules 105).
+      // speaker's own plan of the same concert (rules 105). One of someone's thing ("Tom's concert got cancelled", Jo's "your
+      // concert got cancelled") among that person's (rules 106).
       const first = plans[0];
-      const by = fact.planObject?.reportedBy ?? fact.planObject?.doneBy;
+      // Not who did it ("Maria's sister cancelled the gym": the sister, `doneBy`).
+      // A name the cancellation opens with that opens one of the plans too, where ASR's lower case left it unread ("tom
+      // cancelled his concert" after "Tom is going to a concert…"; review-cancel H3).
+      const opener = openingName(fact.content);
+      const owner = fact.planObject?.reportedBy ?? (fact.planObject?.doneBy ? undefined : possessor(fact.content, fact.planObject)
+        ?? (opener && !STOPWORDS.has(opener) && plans.some((c) => openingName(c.fact.content) === opener) ? opener : undefined));
+      const by = owner ?? fact.planObject?.doneBy;
       const whose = (c: Candidate): boolean => (by ? ofPerson(c.fact, by) : sameOwner(c.fact, first!.fact));
+      // A plan's owner's name is no object of it only where the cancellation names an owner: "The concert got cancelled",
+      // naming none, closes as before rules 106 (review-cancel H3: not Tom's "concert" over the speaker's own).
       const itself = fact.settles === 'cancelled' && fact.planObject && first
-        ? plans.find((c) => c.fact.planObject && whose(c) && cancelsPlanItself(fact.planObject!, c.fact.planObject)) : undefined;
+        ? plans.find((c) => c.fact.planObject && whose(c) && cancelsPlanItself(fact.planObject!, by ? ownObject(c.fact.content, c.fact.planObject) : c.fact.planObject)) : undefined;
       const open = itself ?? plans[0]
         ?? candidates.find((c) => (fact.settles === 'instead' || fact.settles === 'cancelled') && c.fact.planObject?.event === true && fits(c));
       // "Let's do Saturday at seven instead", "can we do 7 instead?": an alternative naming only a new time moves the latest
@@ -622,7 +661,9 @@ export class RuleDecider implements Decider {
       }
       // "Cancel the repair" after "can you move my repair…": the booking of the repair (an event told for a day, or a
       // statement of it) ends with the request about it, not only the latest plan-like fact (trial11 F2).
-      const booked = withdrawn && moved?.fact.planObject?.event !== true ? cancelledBookings(fact, candidates, this.#settle).filter((c) => c !== moved) : [];
+      // Someone's thing cancelled takes no booking of another's with it (rules 106: "Tom is going to a concert on Saturday").
+      const booked = withdrawn && moved?.fact.planObject?.event !== true
+        ? cancelledBookings(fact, candidates, this.#settle).filter((c) => c !== moved && (!owner || ofPerson(c.fact, owner))) : [];
       if (moved && withdrawn) return calledOff(fact, [moved.fact.id, ...booked.map((c) => c.fact.id)]);
       if (booked.length > 0) return { op: 'DELETE', targetIds: booked.map((c) => c.fact.id) };
       // Told again at the time it is at already ("Done, moved to Thursday at 3pm" after "can we move it to Thursday at 3pm

@@ -5,7 +5,7 @@ import { apposedSubject } from './relation-apposition.js';
 import { thingSlotKey } from './thing-keys.js';
 import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResult, type Extractor } from './extractor.js';
 import { inclusiveWe, resolvePronouns, type Perspective } from './pronouns.js';
-import { cancellingClause, dietSaidNot, habitGivenUp, isIntention, movedClause, settles, slotChange } from './changes.js';
+import { cancellationNotTold, cancellingClause, dietSaidNot, habitGivenUp, isIntention, movedClause, settles, slotChange } from './changes.js';
 import { actsOnNewThing, readEventObject, readPlanObject } from './plan-object.js';
 import { splitPlanClauses } from './clause-split.js';
 import { withCapitalI, withJointI, withoutFillers } from './spoken-text.js';
@@ -301,6 +301,7 @@ export class EmbeddedExtractor implements Extractor {
       const me = (): Perspective => this.#perspective(subjectId, view.addresseeIds, display, room);
       // A question withdraws nothing ("do you have any more recipes?").
       // "I don't eat meat anymore" takes up a diet, withdrawing nothing (rules 38).
+      // "The concert wasn't cancelled after all": a cancellation denied withdraws nothing (`cancellationNotTold`; rules 106).
       // "Now" alone withdraws only a habit denied bare ("I don't smoke now") or a slot value its positive form names ("I
       // don't live with my parents now"): not a mood ("i'm not sure now", "i'm not hungry now"), nor a habit qualified ("i
       // don't smoke in the house now"; rules 41b). It cancels no plan, and ends the slot only where it holds that value.
@@ -313,7 +314,7 @@ export class EmbeddedExtractor implements Extractor {
       // "i quit vaping last year": a habit given up ends the habit held, and is told as done (rules 42).
       const habit = habitGivenUp(text) !== null && !/\?\s*$/.test(text);
       const retraction = habit || ((NEGATION_MARKER.test(text) || (NOW_ENDED.test(text) && (BARE_HABIT_NOW.test(text) || nowNamesSlot())))
-        && !/\?\s*$/.test(text) && !turnedOut(text) && !dietSaidNot(text));
+        && !/\?\s*$/.test(text) && !turnedOut(text) && !dietSaidNot(text) && !cancellationNotTold(text));
       const ruleText = retraction ? positiveForm(text) : text;
       const ruled = (at: string | null): RuleFact[] => applyRules({ ...this.#ctx(ruleText, subjectId, view.addresseeIds, display, u.time, room), here: at ?? undefined }, dates)
         .filter((f) => !(reported && f.slot === 'name'));

@@ -195,6 +195,9 @@ export function readTokens(nlp: Wink, sentence: string, relations?: WordRelation
       && /^(?:the|a|an|my|our|your|his|her|their|some|all)$/i.test(toks[i + 1]?.word ?? '')) {
       t.pos = 'VERB';
     }
+    // "We have date night on Friday", "we have quiz night": a base form the tagger read as a verb after "have", before
+    // "night", "evening" or "day", names the event had, as "a date night" does (rules 106).
+    if (t.pos === 'VERB' && w === t.lemma && prev?.lemma === 'have' && /^(?:night|evening|day)$/i.test(toks[i + 1]?.word ?? '')) t.pos = 'NOUN';
     // "I'll forward it", "let's do the team lunch": a base form after a modal, "to" or "let's", before an object, is the
     // verb the tagger read as an adverb, a noun or an auxiliary.
     const afterModal = prev !== undefined && (prev.pos === 'AUX' && /^(?:will|would|shall|should|must|can|could|may|might)$/.test(prev.lemma)

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after } from 'node:test';
 import pino from 'pino';
 import type { KeyedLock } from '../../graph/keyed-lock.js';
+import type { Fact } from '../../graph/memory-store.js';
 import { openDatabase, type SqliteDatabase } from '../../graph/sqlite/database.js';
 import { SqliteEntityIndex } from '../../graph/sqlite/sqlite-entity-index.js';
 import { SqliteGraphStore } from '../../graph/sqlite/sqlite-graph-store.js';
@@ -92,20 +93,48 @@ export async function memoryFixture(tenant: string, names: string[]): Promise<Me
   };
 }
 
+/** A maker of fixtures of Maria and Jo (one tenant each), all closed after the test file. */
+function mariaJoFixtures(): (tenant: string) => Promise<MemoryFixture> {
+  const fixtures: MemoryFixture[] = [];
+  after(async () => {
+    for (const f of fixtures) await f.close();
+  });
+  return async (tenant) => {
+    const f = await memoryFixture(tenant, ['Maria', 'Jo']);
+    fixtures.push(f);
+    return f;
+  };
+}
+
 /**
  * A reader of the open facts' texts of a tenant after Maria says its turns to Jo in one session, the first at `first`
  * and the rest at `later`; its fixtures close after the test file.
  */
 export function openFactsAfter(first: string, later: string): (tenant: string, turns: string[]) => Promise<string[]> {
-  const fixtures: MemoryFixture[] = [];
-  after(async () => {
-    for (const f of fixtures) await f.close();
-  });
+  const fixture = mariaJoFixtures();
   return async (tenant, turns) => {
-    const f = await memoryFixture(tenant, ['Maria', 'Jo']);
-    fixtures.push(f);
+    const f = await fixture(tenant);
     for (const [i, turn] of turns.entries()) await f.say('s1', 'Maria', ['Jo'], turn, i === 0 ? first : later);
     return (await f.memory.listFacts(tenant)).filter((x) => x.validTo === null).map((x) => x.content);
+  };
+}
+
+/** A turn of {@link allFactsAfter}: Maria's text to Jo, or `[speaker, text]` said by Maria or Jo to the other. */
+export type MariaJoTurn = string | readonly ['Maria' | 'Jo', string];
+
+/**
+ * A reader of all facts of a tenant, history included, after its turns are said in one session, one a minute apart from
+ * `first` (Maria to Jo unless a turn names its speaker); its fixtures close after the test file.
+ */
+export function allFactsAfter(first: string): (tenant: string, turns: readonly MariaJoTurn[]) => Promise<Fact[]> {
+  const fixture = mariaJoFixtures();
+  return async (tenant, turns) => {
+    const f = await fixture(tenant);
+    for (const [i, turn] of turns.entries()) {
+      const [speaker, text] = typeof turn === 'string' ? ['Maria', turn] as const : turn;
+      await f.say('s1', speaker, [speaker === 'Maria' ? 'Jo' : 'Maria'], text, new Date(Date.parse(first) + i * 60_000).toISOString());
+    }
+    return f.memory.listFacts(tenant, { includeHistory: true });
   };
 }
 

@@ -5,9 +5,9 @@
  * there in the comment).
  */
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { factsSaid } from '../../helpers/extract-said.js';
-import { memoryFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
+import { allFactsAfter } from '../../helpers/memory-fixture.js';
 
 const MONDAY = '2026-12-07T10:00:00.000Z';
 
@@ -78,17 +78,7 @@ describe('rules 105: "you\'re all set for tomorrow / today / tonight\'s show" bo
 });
 
 describe('rules 105: a cancellation closes only the plans of whose it is (rv98 H4)', () => {
-  const fixtures: MemoryFixture[] = [];
-  after(async () => {
-    for (const f of fixtures) await f.close();
-  });
-  /** All facts after Maria's turns to Jo, one a minute apart. */
-  const factsAfter = async (tenant: string, turns: string[]) => {
-    const f = await memoryFixture(tenant, ['Maria', 'Jo']);
-    fixtures.push(f);
-    for (const [i, text] of turns.entries()) await f.say('s1', 'Maria', ['Jo'], text, new Date(Date.parse(MONDAY) + i * 60_000).toISOString());
-    return f.memory.listFacts(tenant, { includeHistory: true });
-  };
+  const factsAfter = allFactsAfter(MONDAY);
 
   test('"Sarah cancelled the concert" closes Sarah\'s plan and leaves the speaker\'s own', async () => {
     // On main: both plans closed.

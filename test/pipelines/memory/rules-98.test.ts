@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { factsSaid } from '../../helpers/extract-said.js';
-import { memoryFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
+import { allFactsAfter, memoryFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
 const MONDAY = '2026-12-07T10:00:00.000Z';
 const LATER = '2026-12-07T10:01:00.000Z';
@@ -87,17 +87,7 @@ describe('rules 98: a move naming the booking\'s doctor or kind moves it, one na
 });
 
 describe('rules 98: a cancellation closes the plan that is the thing called off, not one that mentions it (issue #16 item 2)', () => {
-  const fixtures: MemoryFixture[] = [];
-  after(async () => {
-    for (const f of fixtures) await f.close();
-  });
-  /** All facts after Maria's turns to Jo, one a minute apart. */
-  const factsAfter = async (tenant: string, turns: string[]) => {
-    const f = await memoryFixture(tenant, ['Maria', 'Jo']);
-    fixtures.push(f);
-    for (const [i, text] of turns.entries()) await f.say('s1', 'Maria', ['Jo'], text, new Date(Date.parse(MONDAY) + i * 60_000).toISOString());
-    return f.memory.listFacts(tenant, { includeHistory: true });
-  };
+  const factsAfter = allFactsAfter(MONDAY);
 
   test('"The concert got cancelled" closes going to the concert, not buying tickets for it', async () => {
     // On main: the tickets task closed and the concert left open.
