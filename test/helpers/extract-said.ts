@@ -34,6 +34,19 @@ export async function factsSaid(text: string, time: string, speaker: Said, addre
   return (await extractSaid(text, time, speaker, addressee, others)).facts;
 }
 
+/** A fact as the rules tests compare it: its text, kind and event time (null when it has none). */
+export type ReadFact = [content: string, kind: string, eventTime: string | null];
+
+/** The facts of {@link extractSaid} read as {@link ReadFact}s. */
+export async function readSaid(text: string, time: string, speaker: Said, addressee: Said, others: readonly Said[] = []): Promise<ReadFact[]> {
+  return (await factsSaid(text, time, speaker, addressee, others)).map((f) => [f.content, f.kind, f.eventTime ?? null]);
+}
+
+/** The facts' texts of {@link extractSaid}, each followed by its event time in brackets ("… [2026-12-11T…]", "… []"). */
+export async function datedSaid(text: string, time: string, speaker: Said, addressee: Said, others: readonly Said[] = []): Promise<string[]> {
+  return (await factsSaid(text, time, speaker, addressee, others)).map((f) => `${f.content} [${f.eventTime ?? ''}]`);
+}
+
 /**
  * The facts that hold a slot or end one, as the rules tests compare them: "slot=value", an ending of the whole slot
  * "slot ended", and a withdrawal that ends the slot only where it holds the value named ("i left tesco", "I'm not a

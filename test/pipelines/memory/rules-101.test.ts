@@ -6,14 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { factsSaid } from '../../helpers/extract-said.js';
+import { datedSaid } from '../../helpers/extract-said.js';
 
 /** Monday 7 December 2026: the coming Friday is the 11th, the last one the 4th. */
 const MONDAY = '2026-12-07T10:00:00.000Z';
 
 /** The facts' texts of `text`, said by Maria to Jo on Monday 7 December 2026. */
-const facts = async (text: string): Promise<string[]> =>
-  (await factsSaid(text, MONDAY, ['maria', 'Maria'], ['jo', 'Jo'])).map((f) => `${f.content} [${f.eventTime ?? ''}]`);
+const facts = (text: string): Promise<string[]> =>
+  datedSaid(text, MONDAY, ['maria', 'Maria'], ['jo', 'Jo']);
 
 describe('rules 101: the day a booking is for lies ahead when the booking is told as made in the past', () => {
   test('"… yesterday for Friday at 3pm": the coming Friday; yesterday stays yesterday', async () => {

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { factsSaid } from '../../helpers/extract-said.js';
+import { datedSaid } from '../../helpers/extract-said.js';
 import { openFactsAfter } from '../../helpers/memory-fixture.js';
 
 /** Monday 7 December 2026: the coming Friday is the 11th, the last one the 4th. */
@@ -16,8 +16,8 @@ const LATER = '2026-12-07T10:01:00.000Z';
 /** The open facts' texts of `tenant` after `turns` (speaker Maria, to Jo, in one session). */
 const said = openFactsAfter(MONDAY, LATER);
 /** The facts' texts and event times of `text`, said by Maria to Jo on Monday 7 December 2026. */
-const facts = async (text: string): Promise<string[]> =>
-  (await factsSaid(text, MONDAY, ['maria', 'Maria'], ['jo', 'Jo'])).map((f) => `${f.content} [${f.eventTime ?? ''}]`);
+const facts = (text: string): Promise<string[]> =>
+  datedSaid(text, MONDAY, ['maria', 'Maria'], ['jo', 'Jo']);
 
 /** Asserts that `text`'s facts name the day `day` (e.g. '2026-12-04') and not `not`. */
 async function dated(text: string, day: string, not: string): Promise<void> {

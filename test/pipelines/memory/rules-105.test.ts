@@ -6,14 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { factsSaid } from '../../helpers/extract-said.js';
+import { readSaid, type ReadFact } from '../../helpers/extract-said.js';
 import { allFactsAfter } from '../../helpers/memory-fixture.js';
 
 const MONDAY = '2026-12-07T10:00:00.000Z';
 
 /** The facts of `text` said alone by Jo (the receptionist) to Ana (the caller): [content, kind, eventTime]. */
-const toCaller = async (text: string): Promise<[string, string, string | null][]> =>
-  (await factsSaid(text, MONDAY, ['jo', 'Jo'], ['ana', 'Ana'])).map((f) => [f.content, f.kind, f.eventTime ?? null]);
+const toCaller = (text: string): Promise<ReadFact[]> =>
+  readSaid(text, MONDAY, ['jo', 'Jo'], ['ana', 'Ana']);
 
 describe('rules 105: a booking is past or a mistake only by the clause that holds it (rv98 H1)', () => {
   test('a past time or a mistake told in another clause leaves the booking standing', async () => {

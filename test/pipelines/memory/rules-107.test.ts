@@ -7,13 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { factsSaid } from '../../helpers/extract-said.js';
+import { readSaid, type ReadFact } from '../../helpers/extract-said.js';
 
 const MONDAY = '2026-12-07T10:00:00.000Z';
 
 /** The facts of `text` said alone by Maria to Jo: [content, kind, eventTime]. */
-const said = async (text: string): Promise<[string, string, string | null][]> =>
-  (await factsSaid(text, MONDAY, ['maria', 'Maria'], ['jo', 'Jo'])).map((f) => [f.content, f.kind, f.eventTime ?? null]);
+const said = (text: string): Promise<ReadFact[]> =>
+  readSaid(text, MONDAY, ['maria', 'Maria'], ['jo', 'Jo']);
 
 describe('rules 107: booked times read right', () => {
   test('"last" or "past" that is no time gone by leaves a booked slot ahead', async () => {

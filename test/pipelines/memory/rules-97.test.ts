@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { eveningOuting } from '../../../pipelines/memory/clock-time.js';
-import { factsSaid } from '../../helpers/extract-said.js';
+import { datedSaid } from '../../helpers/extract-said.js';
 import { openFactsAfter } from '../../helpers/memory-fixture.js';
 
 /** Monday 7 December 2026: the coming Friday is the 11th, the last one the 4th. */
@@ -19,8 +19,8 @@ const LAST_FRIDAY = 'Friday 4 December 2026';
 /** The open facts' texts of `tenant` after `turns` (speaker Maria, to Jo, in one session). */
 const said = openFactsAfter(MONDAY, LATER);
 /** The facts' texts and event times of `text`, said by Maria to Jo on Monday 7 December 2026. */
-const facts = async (text: string): Promise<string[]> =>
-  (await factsSaid(text, MONDAY, ['maria', 'Maria'], ['jo', 'Jo'])).map((f) => `${f.content} [${f.eventTime ?? ''}]`);
+const facts = (text: string): Promise<string[]> =>
+  datedSaid(text, MONDAY, ['maria', 'Maria'], ['jo', 'Jo']);
 
 describe('rules 97: a slot booked on a day at an hour lies ahead (issue #16, defect 1)', () => {
   test('"I booked a table / We have a table booked at Luigi\'s on Friday at 7pm": the coming Friday at 7pm', async () => {
