@@ -10,9 +10,6 @@
  *   npm run bench:speaker-defer -- --centroid-cap 10,30,60 --centroid-on-match false,true --cache FILE
  *        (choice: TRAINING speakers, out of fold, seeds 1–10, as bench/speaker-absorb.ts)
  *   npm run bench:speaker-defer -- --heldout --centroid-cap 10 --centroid-on-match true        (held-out, once)
- *   npm run bench:speaker-defer -- --heldout --embedder moonshine-l1 --centroid-cap C --centroid-on-match M
- *        (that embedder with its own calibration on the held-out pieces both embed, "off" its EMA, and each variant's Δ
- *        against the shipped default, stats-lda-v2 + its centroid file, on the same runs)
  *
  * Adoption rule (grid 3), fixed and committed before the grid was run:
  * - eligible: in each of the six training scenarios (clean / phone / far-field × meeting / round-robin) the 95 %
@@ -50,9 +47,9 @@
  * `--claim none`): end-of-session claims from pooled speech, the same check.
  */
 import { argString } from './lib/cli.js';
-import { scoreRuns, type RunFigures } from './lib/speaker-meeting-runs.js';
+import type { RunFigures } from './lib/speaker-meeting-runs.js';
 import { ci, mean, pc, runVariantGrid } from './lib/speaker-variant-grid.js';
-import { sessionScenarios, type Scenario } from './lib/speaker-revise-data.js';
+import { sessionScenarios } from './lib/speaker-revise-data.js';
 import { skipWithoutSharedSpeech } from './lib/shared-speech.js';
 import type { CentroidUpdate, StoredClaim } from '../pipelines/speaker/speaker-tracker.js';
 import { chosenCentroid } from '../pipelines/speaker/centroid-update.js';
@@ -67,11 +64,7 @@ const seeds = Array.from({ length: RUNS }, (_, i) => i + 1);
 /** A comma-separated list of numbers ('' or 'none': no value). */
 const list = (name: string, fallback: string): number[] => argString(name, fallback).split(',').filter((x) => x !== '' && x !== 'none').map(Number);
 
-const embedder = argString('embedder', '') || undefined;
-if (embedder && !heldOut) throw new Error('--embedder is for --heldout (the training speakers take --features)');
-const { modelId, off: before, scen, shipped } = await sessionScenarios(heldOut, seeds, argString('cache', '') || null, embedder);
-/** With `--embedder`: the shipped default (stats-lda-v2 + its centroid) on the same held-out runs. */
-const against = shipped ? { name: `shipped ${shipped.modelId} + centroid`, figures: await scoreAll(shipped.scen, shipped.modelId, shipped.options) } : undefined;
+const { modelId, off: before, scen } = await sessionScenarios(heldOut, seeds, argString('cache', '') || null);
 const claims = argString('claim', '');
 const pooledList = argString('pooled-claim', '');
 const today: CentroidUpdate = (heldOut ? chosenCentroid(modelId) : null) ?? { capSeconds: 10, onMatch: true };
@@ -89,12 +82,6 @@ else {
 }
 const optionsOf = (v: Variant): RunOptions => ('pooledClaim' in v ? { ...off, ...v } : 'cost' in v ? { ...off, storedClaim: v } : { ...off, centroid: v });
 
-async function scoreAll(ss: readonly Scenario[], id: string, o: RunOptions): Promise<RunFigures[][]> {
-  const out: RunFigures[][] = [];
-  for (const s of ss) out.push(await scoreRuns(s.runs, id, o));
-  return out;
-}
-
 type Joins = { right: number; wrong: number; pairs: number };
 /** Wrong joins of a scenario's runs: merges of two speakers, different-speaker id pairs ended as one. */
 const joins = (f: RunFigures[]): Joins => f.reduce((t, x) => ({
@@ -105,7 +92,7 @@ const joinText = (j: ReturnType<typeof joins>): string => `merges ${j.right} sam
 const sum = (js: Joins[]): Joins => js.reduce((a, b) => ({ right: a.right + b.right, wrong: a.wrong + b.wrong, pairs: a.pairs + b.pairs }));
 
 await runVariantGrid({
-  modelId, scen, off, heldOut, runs: RUNS, variants, optionsOf, ...(against ? { against } : {}),
+  modelId, scen, off, heldOut, runs: RUNS, variants, optionsOf,
   extraOff: (f) => joinText(joins(f)),
   extraScenario: (on, offRuns, d) => `${joinText(joins(on))}; utterances under another speaker's id ${pc(mean(offRuns.map((x) => x.foreign)))} → ${pc(mean(on.map((x) => x.foreign)))} %, Δ ${ci(d((x) => x.foreign))}`,
   extraRule: (on, offAll) => {

@@ -8,10 +8,8 @@ import { cutChunks, embedChunks, meetingSessions, type MeetingChunk } from './sp
 import { arrangeSessions, shufflePerSpeaker } from './speaker-scores.js';
 import type { EvalUtterance, RunOptions } from './speaker-sessions.js';
 import { trainingConditions } from './speaker-training.js';
-import { decisionFor, type SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';
-import { SHORT_TURN_MS, thresholdsFor, type SpeakerThresholds } from '../../pipelines/speaker/speaker-thresholds.js';
-import { chosenCentroid } from '../../pipelines/speaker/centroid-update.js';
-import { jointEmbedders, loadBenchSpeakerEmbedder } from './speaker-meeting-embedders.js';
+import { decisionFor } from '../../pipelines/speaker/speaker-decision.js';
+import { SHORT_TURN_MS, thresholdsFor } from '../../pipelines/speaker/speaker-thresholds.js';
 import { StatsLdaSpeakerEmbedder } from '../../pipelines/speaker/stats-lda-speaker-embedder.js';
 
 /** One condition's embedded speech: turn-sized chunks (with fragments) and whole utterances. */
@@ -41,28 +39,18 @@ export async function trainingSpeech(features: SpeakerFeatures, cache: string | 
 
 /** The held-out speakers (LIBRI_HELDOUT, SpeechBrain) as bench/speaker-meeting.ts degrades and embeds them. */
 export async function heldOutSpeech(e: SpeakerEmbedder): Promise<Map<string, ConditionSpeech>> {
-  return (await heldOutSpeechOf([e]))[0]!;
-}
-
-/**
- * `heldOutSpeech` of each of `es` from the same degraded audio: with views of `jointEmbedders` (a piece any embedder
- * refuses is dropped for all), every embedder's sessions hold the same turns and their figures pair run by run.
- */
-export async function heldOutSpeechOf(es: readonly SpeakerEmbedder[]): Promise<Map<string, ConditionSpeech>[]> {
   if (!hasSharedSpeech()) throw new Error('the shared speech data is absent (set PARLEY_SHARED_DATA)');
   const real = [...loadLibriSpeech(LIBRI_HELDOUT), ...loadSpeechBrain()];
-  const out = es.map(() => new Map<string, ConditionSpeech>());
+  const out = new Map<string, ConditionSpeech>();
   for (const [cond, d] of Object.entries({ clean: null, 'phone band': PHONE_BAND, 'far-field': FAR_FIELD })) {
     const us = real.map((u, i) => ({ ...u, audio: d ? degrade(u.audio, i + 1, d) : u.audio }));
-    for (const [k, e] of es.entries()) {
-      const chunks = await embedChunks(e, cutChunks(us));
-      const whole: EvalUtterance[] = [];
-      for (const u of us) {
-        const vector = await e.embed(u.audio).catch(() => null);
-        if (vector) whole.push({ speaker: u.speaker, vector, seconds: u.audio.length / 16_000 });
-      }
-      out[k]!.set(cond, { chunks, whole });
+    const chunks = await embedChunks(e, cutChunks(us));
+    const whole: EvalUtterance[] = [];
+    for (const u of us) {
+      const vector = await e.embed(u.audio).catch(() => null);
+      if (vector) whole.push({ speaker: u.speaker, vector, seconds: u.audio.length / 16_000 });
     }
+    out.set(cond, { chunks, whole });
   }
   return out;
 }
@@ -83,45 +71,23 @@ function revive(entries: [string, ConditionSpeech][]): Map<string, ConditionSpee
   return new Map(entries.map(([k, c]) => [k, { chunks: c.chunks.map((m) => ({ ...m, whole: u(m.whole), fragments: m.fragments.map(u) })), whole: c.whole.map(u) }]));
 }
 
-/** The "off" options of an embedder: its calibrated decision, the cosine merge at its mergeTau, short turns by `assignShort`. */
-function offOf(t: SpeakerThresholds, decision: SpeakerDecisionParams | null): RunOptions {
-  return { thresholds: t, mergeTau: t.mergeTau, shortSeconds: SHORT_TURN_MS / 1000, decision };
-}
-
-/** The held-out shipped default beside another embedder (`sessionSpeech`'s `embedder`): stats-lda-v2 with its centroid file. */
-export interface ShippedSpeech {
-  modelId: string;
-  options: RunOptions;
-  speech: Map<string, ConditionSpeech>;
-}
-
 /**
- * The speech of the session benches and their "off" options (`offOf`): held out, the LIBRI_HELDOUT and SpeechBrain
- * speakers through stats-lda-v2 as shipped (or through `embedder`, a name of bench/lib/speaker-meeting-embedders.ts,
- * with `shipped` beside it on the same pieces); else the training speakers out of fold (`--features`), cached in
- * `cache` when given.
+ * The speech of the session benches and their "off" options (the calibrated decision, cosine merge at mergeTau, short
+ * turns by `assignShort`): held out, the LIBRI_HELDOUT and SpeechBrain speakers through stats-lda-v2 as shipped; else
+ * the training speakers out of fold (`--features`), cached in `cache` when given.
  */
-export async function sessionSpeech(
-  heldOut: boolean, cache: string | null, embedder?: string,
-): Promise<{ modelId: string; off: RunOptions; speech: Map<string, ConditionSpeech>; shipped?: ShippedSpeech }> {
-  let out: { modelId: string; off: RunOptions; speech: Map<string, ConditionSpeech>; shipped?: ShippedSpeech };
-  if (heldOut && embedder) {
+export async function sessionSpeech(heldOut: boolean, cache: string | null): Promise<{ modelId: string; off: RunOptions; speech: Map<string, ConditionSpeech> }> {
+  let out: { modelId: string; off: RunOptions; speech: Map<string, ConditionSpeech> };
+  if (heldOut) {
     const lda = new StatsLdaSpeakerEmbedder();
-    const other = await loadBenchSpeakerEmbedder(embedder);
-    const [ldaSpeech, otherSpeech] = await heldOutSpeechOf(jointEmbedders([lda, other.embedder]).views);
-    const options = { ...offOf(thresholdsFor(lda.modelId), decisionFor(lda.modelId)), centroid: chosenCentroid(lda.modelId) };
-    out = {
-      modelId: other.embedder.modelId, off: offOf(other.thresholds, other.decision), speech: otherSpeech!,
-      shipped: { modelId: lda.modelId, options, speech: ldaSpeech! },
-    };
-    await other.embedder.close?.();
-  } else if (heldOut) {
-    const lda = new StatsLdaSpeakerEmbedder();
-    out = { modelId: lda.modelId, off: offOf(thresholdsFor(lda.modelId), decisionFor(lda.modelId)), speech: await heldOutSpeech(lda) };
+    const t = thresholdsFor(lda.modelId);
+    const off = { thresholds: t, mergeTau: t.mergeTau, shortSeconds: SHORT_TURN_MS / 1000, decision: decisionFor(lda.modelId) };
+    out = { modelId: lda.modelId, off, speech: await heldOutSpeech(lda) };
   } else {
     const features = await loadSpeakerFeatures(featureKindArg());
     const params = features.loadParams();
-    out = { modelId: 'fold', off: offOf(params.thresholds!, decisionFor(params.modelId)), speech: await trainingSpeech(features, cache) };
+    const off = { thresholds: params.thresholds!, mergeTau: params.thresholds!.mergeTau, shortSeconds: SHORT_TURN_MS / 1000, decision: decisionFor(params.modelId) };
+    out = { modelId: 'fold', off, speech: await trainingSpeech(features, cache) };
   }
   if (!out.off.decision) throw new Error(`no calibrated decision for ${out.modelId}`);
   return out;
@@ -129,16 +95,9 @@ export async function sessionSpeech(
 
 /**
  * The scenarios of the session benches (bench/speaker-revise.ts, bench/speaker-absorb.ts) and their "off" options
- * (`sessionSpeech`): meetings from seed + 100 held out, from the seeds themselves on the training speakers. With
- * `embedder` (held out), also the shipped default's scenarios of the same runs.
+ * (`sessionSpeech`): meetings from seed + 100 held out, from the seeds themselves on the training speakers.
  */
-export async function sessionScenarios(
-  heldOut: boolean, seeds: readonly number[], cache: string | null, embedder?: string,
-): Promise<{ modelId: string; off: RunOptions; scen: Scenario[]; shipped?: { modelId: string; options: RunOptions; scen: Scenario[] } }> {
-  const { modelId, off, speech, shipped } = await sessionSpeech(heldOut, cache, embedder);
-  const offset = heldOut ? 100 : 0;
-  return {
-    modelId, off, scen: scenarios(speech, seeds, offset),
-    ...(shipped ? { shipped: { modelId: shipped.modelId, options: shipped.options, scen: scenarios(shipped.speech, seeds, offset) } } : {}),
-  };
+export async function sessionScenarios(heldOut: boolean, seeds: readonly number[], cache: string | null): Promise<{ modelId: string; off: RunOptions; scen: Scenario[] }> {
+  const { modelId, off, speech } = await sessionSpeech(heldOut, cache);
+  return { modelId, off, scen: scenarios(speech, seeds, heldOut ? 100 : 0) };
 }

@@ -34,8 +34,6 @@ export interface VariantGrid<V> {
   extraScenario: (on: RunFigures[], off: RunFigures[], d: (g: (x: RunFigures) => number) => Delta) => string;
   /** Further conditions over all scenarios: whether the variant stays eligible, and a line to print (absent: none). */
   extraRule?: (on: RunFigures[][], off: RunFigures[][]) => { eligible: boolean; text: string };
-  /** Another system's figures on the same runs of each scenario (the shipped default): each variant's Δ against it is printed. */
-  against?: { name: string; figures: RunFigures[][] };
 }
 
 /** Scores every variant, printing as it goes, then the variants by objective. */
@@ -51,7 +49,6 @@ export async function runVariantGrid<V>(g: VariantGrid<V>): Promise<void> {
   for (const [k, s] of g.scen.entries()) {
     console.log(`  ${s.name.padEnd(22)} off ${row(offFigures[k]!)}; ${g.extraOff ? `${g.extraOff(offFigures[k]!)}; ` : ''}one id per session ${row(one[k]!)}`);
   }
-  if (g.against) for (const [k, s] of g.scen.entries()) console.log(`  ${s.name.padEnd(22)} ${g.against.name} ${row(g.against.figures[k]!)}`);
 
   const results: { v: V; objective: number; eligible: boolean }[] = [];
   for (const v of g.variants) {
@@ -70,7 +67,6 @@ export async function runVariantGrid<V>(g: VariantGrid<V>): Promise<void> {
       const vsOne = bootstrapDelta(on[k]!.map((x) => x.withinUtterance), one[k]!.map((x) => x.withinUtterance));
       console.log(`  ${s.name.padEnd(22)} on ${row(on[k]!)}; Δ utt ${ci(du)}; Δ within utt ${ci(dw)}; Δ within time ${ci(d((x) => x.withinTime))}; on − one id, within utt ${ci(vsOne)}; ${g.extraScenario(on[k]!, offFigures[k]!, d)}`);
     }
-    if (g.against) printAgainst(g.scen, on, g.against);
     const extra = g.extraRule?.(on, offFigures);
     if (extra) {
       if (!extra.eligible) eligible = false;
@@ -81,13 +77,4 @@ export async function runVariantGrid<V>(g: VariantGrid<V>): Promise<void> {
   results.sort((a, b) => b.objective - a.objective);
   console.log('\nby objective:');
   for (const r of results) console.log(`  ${p(r.objective)} ${r.eligible ? 'eligible' : '        '} ${JSON.stringify(r.v)}`);
-}
-
-/** Δ of a variant's figures against another system's on the same runs, per scenario (95 % paired bootstrap over runs). */
-function printAgainst(scen: readonly Scenario[], on: readonly RunFigures[][], against: { name: string; figures: RunFigures[][] }): void {
-  console.log(`  against ${against.name}:`);
-  for (const [k, s] of scen.entries()) {
-    const d = (f: (x: RunFigures) => number): string => ci(bootstrapDelta(on[k]!.map(f), against.figures[k]!.map(f)));
-    console.log(`    ${s.name.padEnd(22)} Δ utt ${d((x) => x.utterance)}; Δ within utt ${d((x) => x.withinUtterance)}; Δ within time ${d((x) => x.withinTime)}`);
-  }
 }
