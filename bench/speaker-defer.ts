@@ -39,6 +39,9 @@
  *   shipped default far-field meeting Δ within utterance accuracy has its interval above 0 with no scenario losing Δ
  *   across or Δ within utterance accuracy beyond its interval. The server's default embedder changes only if every
  *   scenario's Δ against the shipped default has its interval above 0 (it is not changed otherwise).
+ * Result (2026-12-07): no setting eligible (best: 10 s / every match, pooled meetings +1.0 [−0.0, +2.0]), so no held-out
+ * run and no moonshine-l1-v2 centroid file (the `--embedder` held-out option was written, then reverted unrun);
+ * docs/BENCHMARKS.md "Centroid prototypes for moonshine-l1-v2".
  *
  * `--claim COST:MARGIN:MINSECONDS,…` (helper speech21): claims of stored ids (`SpeakerTrackerOptions.storedClaim`) on
  * top of today's centroid, against today's centroid as "off"; the within-session check of bench/speaker-drift.ts's
