@@ -26,6 +26,23 @@
  * Held-out: LIBRI_HELDOUT and SpeechBrain speakers, stats-lda-v2 as shipped, bench/speaker-meeting.ts's audio and
  * seeds, with one id per session beside it.
  *
+ * Grid 3 for moonshine-l1-v2 (helper l1centroid, issue #17 audit "next steps" 1), fixed and committed before it was run:
+ *   npm run bench:speaker-defer -- --features moonshine-l1 --centroid-cap 10,30,60 --centroid-on-match false,true --cache FILE
+ * - choice: the training speakers out of fold, seeds 1–10, "off" = moonshine-l1-v2 with its own calibrated decision and
+ *   mergeTau, the EMA (no centroid); eligibility and objective exactly grid 3's rule above (no scenario losing Δ across
+ *   or Δ within utterance accuracy beyond its interval, pooled meetings Δ within with its lower end above 0, wrong joins
+ *   at most "off" + 2; ties to the larger cap, then onMatch false). No eligible setting: no held-out run, nothing wired.
+ * - held-out, once, only for an eligible choice (`--heldout --embedder moonshine-l1`): on the same held-out sessions,
+ *   moonshine-l1-v2 + the choice against moonshine-l1-v2 "off", one id per session and the shipped default (stats-lda-v2
+ *   + its centroid file). Wired (pipelines/speaker/params/moonshine-l1-v2-centroid.json, read by `chosenCentroid` as
+ *   stats-lda-v2's) only when, against moonshine-l1-v2 "off", grid 3's server-default condition holds AND against the
+ *   shipped default far-field meeting Δ within utterance accuracy has its interval above 0 with no scenario losing Δ
+ *   across or Δ within utterance accuracy beyond its interval. The server's default embedder changes only if every
+ *   scenario's Δ against the shipped default has its interval above 0 (it is not changed otherwise).
+ * Result (2026-12-07): no setting eligible (best: 10 s / every match, pooled meetings +1.0 [−0.0, +2.0]), so no held-out
+ * run and no moonshine-l1-v2 centroid file (the `--embedder` held-out option was written, then reverted unrun);
+ * docs/BENCHMARKS.md "Centroid prototypes for moonshine-l1-v2".
+ *
  * `--claim COST:MARGIN:MINSECONDS,…` (helper speech21): claims of stored ids (`SpeakerTrackerOptions.storedClaim`) on
  * top of today's centroid, against today's centroid as "off"; the within-session check of bench/speaker-drift.ts's
  * claim rule (iv): no scenario with Δ within-session utterance accuracy wholly below 0. The grid's own "eligible" (the
