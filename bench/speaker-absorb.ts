@@ -38,6 +38,9 @@
  * - server default (`PARLEY_SPEAKER_ABSORB` on), only after one held-out run of the chosen setting: no held-out
  *   scenario with Δ across or Δ within utterance accuracy wholly below zero, AND held-out wrong merges and
  *   different-speaker pairs joined each at most 1.1 × the "off" count + 2 (bench/speaker-defer.ts's held-out bound).
+ * Result (2026-12-07): no setting eligible (16 s / 0.3 / stay 0.5: pooled meetings +2.2 [+0.9, +3.6] but 15 merges of
+ * two different speakers against 0 for off; minLinkage 0.5 meets the bound, best pooled +0.6 [−0.0, +1.6]), so no held-out
+ * run and `PARLEY_SPEAKER_ABSORB` stays off; docs/BENCHMARKS.md "Small-id absorption re-measured on top of the centroid".
  * The simulated sessions have no overlap, vocatives or external ids, so the cannot-links every pass now shares
  * (pipelines/speaker/session-cannot-links.ts) never fire here: the bench measures absorption without them.
  */
