@@ -50,13 +50,13 @@
  * `--claim none`): end-of-session claims from pooled speech, the same check.
  */
 import { argString } from './lib/cli.js';
-import type { RunFigures } from './lib/speaker-meeting-runs.js';
 import { ci, mean, pc, runVariantGrid } from './lib/speaker-variant-grid.js';
 import { sessionScenarios } from './lib/speaker-revise-data.js';
 import { skipWithoutSharedSpeech } from './lib/shared-speech.js';
 import type { CentroidUpdate, StoredClaim } from '../pipelines/speaker/speaker-tracker.js';
 import { chosenCentroid } from '../pipelines/speaker/centroid-update.js';
 import { parseClaims, parsePooled } from './lib/stored-claim-arms.js';
+import { joins, joinText, sumJoins } from './lib/speaker-joins.js';
 import type { PooledClaim } from '../pipelines/speaker/stored-claim.js';
 import type { RunOptions } from './lib/speaker-sessions.js';
 
@@ -85,22 +85,13 @@ else {
 }
 const optionsOf = (v: Variant): RunOptions => ('pooledClaim' in v ? { ...off, ...v } : 'cost' in v ? { ...off, storedClaim: v } : { ...off, centroid: v });
 
-type Joins = { right: number; wrong: number; pairs: number };
-/** Wrong joins of a scenario's runs: merges of two speakers, different-speaker id pairs ended as one. */
-const joins = (f: RunFigures[]): Joins => f.reduce((t, x) => ({
-  right: t.right + x.merges.correctMerges, wrong: t.wrong + x.merges.wrongMerges, pairs: t.pairs + x.merges.differentPairsJoined,
-}), { right: 0, wrong: 0, pairs: 0 });
-const joinText = (j: ReturnType<typeof joins>): string => `merges ${j.right} same / ${j.wrong} different speakers, different-speaker pairs joined ${j.pairs}`;
-
-const sum = (js: Joins[]): Joins => js.reduce((a, b) => ({ right: a.right + b.right, wrong: a.wrong + b.wrong, pairs: a.pairs + b.pairs }));
-
 await runVariantGrid({
   modelId, scen, off, heldOut, runs: RUNS, variants, optionsOf,
   extraOff: (f) => joinText(joins(f)),
   extraScenario: (on, offRuns, d) => `${joinText(joins(on))}; utterances under another speaker's id ${pc(mean(offRuns.map((x) => x.foreign)))} → ${pc(mean(on.map((x) => x.foreign)))} %, Δ ${ci(d((x) => x.foreign))}`,
   extraRule: (on, offAll) => {
-    const j = sum(on.map(joins));
-    const offJoins = sum(offAll.map(joins));
+    const j = sumJoins(on.map(joins));
+    const offJoins = sumJoins(offAll.map(joins));
     const eligible = !(j.wrong > offJoins.wrong + 2 || j.pairs > offJoins.pairs + 2);
     return { eligible, text: `  all scenarios: ${joinText(j)}; off: ${joinText(offJoins)}` };
   },
