@@ -1,6 +1,7 @@
 import { BM25_K1, bm25Tf, terms } from '../../graph/lexical-terms.js';
 import { CALENDAR_WORDS } from '../speaker/calendar-words.js';
 import { sentencesOf } from '../speaker/vocatives.js';
+import { inScope, type TimeRange } from './time-scope.js';
 
 /**
  * Term dependence in turn ranking: a sequential dependence model (Metzler & Croft 2005, "A Markov random field model for
@@ -176,4 +177,12 @@ export function dependenceList(
     .filter((x) => x.s > 0)
     .sort((x, y) => y.s - x.s || x.i - y.i)
     .map((x) => x.id);
+}
+
+/**
+ * The turns the dependence list reads (`AgenticOptions.termDependencePeriod`): with `ranges` (the times a question
+ * names, slack included), only those said within them; with none, all.
+ */
+export function turnsWithin<T extends { time: string }>(turns: readonly T[], ranges: readonly TimeRange[] | null): T[] {
+  return ranges && ranges.length > 0 ? turns.filter((t) => inScope(t.time, ranges)) : [...turns];
 }
