@@ -1,6 +1,6 @@
 import type { TenantId, Utterance } from '../../graph/types.js';
-import { ASKED_PARTS, embedderDefaults, TERM_DEPENDENCE_MODES, type AgenticOptions, type QuestionAnswer, type QuestionInput } from './agentic-options.js';
-import { dependenceList, queryPairs, rescoreByDependence } from './term-dependence.js';
+import { ASKED_PARTS, DEPENDENCE_PAIRS, embedderDefaults, TERM_DEPENDENCE_MODES, type AgenticOptions, type QuestionAnswer, type QuestionInput } from './agentic-options.js';
+import { dependenceList, queryPairs, rescoreByDependence, turnsWithin } from './term-dependence.js';
 import { asksWho, expectedAnswerType, holdsAnswerType, holdsTimeAnswer, TIME_ANSWER_MODES } from './answer-type.js';
 import { feedbackTerms } from './feedback-terms.js';
 import { denseFeedbackVector } from './dense-feedback.js';
@@ -114,7 +114,10 @@ export async function answerQuestion(
   if (!(dependenceWeight >= 0)) throw new RangeError(`termDependenceWeight is a weight from 0, got ${String(dependenceWeight)}`);
   const askedPart = options.termDependenceAsked ?? 'turns';
   if (!ASKED_PARTS.includes(askedPart)) throw new RangeError(`termDependenceAsked is one of ${ASKED_PARTS.join(', ')}, got ${String(askedPart)}`);
-  const dependent = dependence !== 'off' && queryPairs(rewritten.terms).length > 0;
+  const pairsOf = options.termDependencePairs ?? 'all';
+  if (!DEPENDENCE_PAIRS.includes(pairsOf)) throw new RangeError(`termDependencePairs is one of ${DEPENDENCE_PAIRS.join(', ')}, got ${String(pairsOf)}`);
+  const periodOnly = options.termDependencePeriod ?? false;
+  const dependent = dependence !== 'off' && queryPairs(rewritten.terms, dependence === 'list' ? pairsOf : 'all').length > 0;
 
   for (let round = 1; round <= maxRounds; round++) {
     signal?.throwIfAborted();
@@ -147,7 +150,8 @@ export async function answerQuestion(
       // The round's turns holding the question's word pairs, ranked by them alone (`termDependence`).
       const turnIds = [...new Set(lists.filter((_, i) => actions[i]?.layer === 'interaction').flatMap((l) => l.ids))];
       await textsOf(stores.graph, tenant, turnIds, utterances);
-      const ids = dependenceList(rewritten.terms, turnIds.flatMap((id) => { const u = utterances.get(id); return u ? [{ id, text: u.text }] : []; }), undefined, askedPart);
+      const read = turnsWithin(turnIds.flatMap((id) => utterances.get(id) ?? []), periodOnly ? ranges : null);
+      const ids = dependenceList(rewritten.terms, read, undefined, askedPart, pairsOf);
       if (ids.length > 0) weighted.push({ ids, weight: dependenceWeight });
     }
     let fused = fuseRanked(weighted, fusion);

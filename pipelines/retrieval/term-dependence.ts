@@ -1,5 +1,7 @@
 import { BM25_K1, bm25Tf, terms } from '../../graph/lexical-terms.js';
+import { CALENDAR_WORDS } from '../speaker/calendar-words.js';
 import { sentencesOf } from '../speaker/vocatives.js';
+import { inScope, type TimeRange } from './time-scope.js';
 
 /**
  * Term dependence in turn ranking: a sequential dependence model (Metzler & Croft 2005, "A Markov random field model for
@@ -27,11 +29,34 @@ export interface TermDependenceWeights {
 /** Metzler & Croft's weights and window. */
 export const DEFAULT_TERM_DEPENDENCE: Readonly<TermDependenceWeights> = { unigram: 0.85, ordered: 0.1, unordered: 0.05, window: 8 };
 
-/** Adjacent pairs of the question's content words `words` (in order), each stemmed as the lexical index stems it. */
-export function queryPairs(words: readonly string[]): [string, string][] {
-  const stems = words.flatMap((w) => terms(w));
+/**
+ * Words that name a time: days, months and feasts (`CALENDAR_WORDS`), units of time ("weeks", "years"), "yesterday",
+ * "ago" and numbers. A turn's time is when it was said, not its words: a question's "How many weeks passed …" or "… in
+ * June" pairs with any turn telling of some other week ("Last week, my grandma passed away").
+ */
+const TIME_WORDS: ReadonlySet<string> = new Set([...CALENDAR_WORDS, ...(
+  'yesterday morning evening night weekend weekends day days week weeks month months year years decade decades ' +
+  'hour hours minute minutes ago'
+).split(' ')]);
+
+/** Whether the question word `word` (lower case) names a time (`TIME_WORDS`, or a number). */
+export const isTimeWord = (word: string): boolean => TIME_WORDS.has(word.toLowerCase()) || /^\d+(?:st|nd|rd|th|s)?$/.test(word);
+
+/** Which of the question's pairs the dependence list searches (`AgenticOptions.termDependencePairs`). */
+export const DEPENDENCE_PAIRS = ['all', 'untimed'] as const;
+export type DependencePairs = (typeof DEPENDENCE_PAIRS)[number];
+
+/**
+ * Adjacent pairs of the question's content words `words` (in order), each stemmed as the lexical index stems it; with
+ * `untimed`, a pair holding a word that names a time (`isTimeWord`) is left out (its neighbours do not pair across it).
+ */
+export function queryPairs(words: readonly string[], which: DependencePairs = 'all'): [string, string][] {
+  const stems = words.flatMap((w) => terms(w).map((stem) => ({ stem, timed: which === 'untimed' && isTimeWord(w) })));
   const pairs: [string, string][] = [];
-  for (let i = 0; i + 1 < stems.length; i++) if (stems[i] !== stems[i + 1]) pairs.push([stems[i]!, stems[i + 1]!]);
+  for (let i = 0; i + 1 < stems.length; i++) {
+    const [a, b] = [stems[i]!, stems[i + 1]!];
+    if (a.stem !== b.stem && !a.timed && !b.timed) pairs.push([a.stem, b.stem]);
+  }
   return pairs;
 }
 
@@ -133,14 +158,14 @@ function readPart(text: string, asked: AskedPart): string {
 /**
  * The dependence list: `turns` (in any order) ranked by their pair features alone (`ordered` and `unordered` weights)
  * over the part of each that `asked` reads (`readPart`), turns holding no pair there left out; ties in the order given.
- * Empty when the question has no pair.
+ * `which` chooses the question's pairs (`queryPairs`). Empty when the question has no pair.
  */
 export function dependenceList(
   words: readonly string[], turns: readonly { id: string; text: string }[], weights: TermDependenceWeights = DEFAULT_TERM_DEPENDENCE,
-  asked: AskedPart = 'turns',
+  asked: AskedPart = 'turns', which: DependencePairs = 'all',
 ): string[] {
   const p = checked(weights);
-  const pairs = queryPairs(words);
+  const pairs = queryPairs(words, which);
   if (pairs.length === 0) return [];
   const docs = turns.map((t) => terms(readPart(t.text, asked)));
   const avg = meanLength(docs);
@@ -152,4 +177,12 @@ export function dependenceList(
     .filter((x) => x.s > 0)
     .sort((x, y) => y.s - x.s || x.i - y.i)
     .map((x) => x.id);
+}
+
+/**
+ * The turns the dependence list reads (`AgenticOptions.termDependencePeriod`): with `ranges` (the times a question
+ * names, slack included), only those said within them; with none, all.
+ */
+export function turnsWithin<T extends { time: string }>(turns: readonly T[], ranges: readonly TimeRange[] | null): T[] {
+  return ranges && ranges.length > 0 ? turns.filter((t) => inScope(t.time, ranges)) : [...turns];
 }

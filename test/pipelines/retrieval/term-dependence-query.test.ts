@@ -69,5 +69,6 @@ describe('term dependence in the agentic loop (termDependence)', () => {
     await assert.rejects(answerQuestion(fx.retriever, T, { question: QUESTION }, { termDependence: 'on' as never }), /termDependence/);
     await assert.rejects(answerQuestion(fx.retriever, T, { question: QUESTION }, { termDependenceWeight: -1 }), /termDependenceWeight/);
     await assert.rejects(answerQuestion(fx.retriever, T, { question: QUESTION }, { termDependenceAsked: 'all' as never }), /termDependenceAsked/);
+    await assert.rejects(answerQuestion(fx.retriever, T, { question: QUESTION }, { termDependencePairs: 'timed' as never }), /termDependencePairs/);
   });
 });

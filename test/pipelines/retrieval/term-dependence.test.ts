@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  DEFAULT_TERM_DEPENDENCE, dependenceList, pairMatches, queryPairs, rescoreByDependence, termDependence, toldPart,
+  DEFAULT_TERM_DEPENDENCE, dependenceList, isTimeWord, pairMatches, queryPairs, rescoreByDependence, termDependence, toldPart, turnsWithin,
 } from '../../../pipelines/retrieval/term-dependence.js';
 import { terms } from '../../../graph/lexical-terms.js';
 
@@ -79,6 +79,35 @@ describe('term dependence (sequential dependence model): the question\'s adjacen
     assert.deepEqual(dependenceList(q, [{ id: 'asks', text: 'When did you paint a sunrise?' }], undefined, 'kept'), ['asks']);
     assert.equal(toldPart('Nice. Will you paint a sunrise again?'), 'Nice.');
     assert.equal(toldPart('what does Miko like to eat?'), '');
+  });
+
+  test('untimed pairs leave out a pair holding a word that names a time; its neighbours do not pair across it', () => {
+    const q = ['weeks', 'passed', 'adopting', 'shadow'];
+    assert.deepEqual(queryPairs(q), [['week', 'pass'], ['pass', 'adopt'], ['adopt', 'shadow']]);
+    assert.deepEqual(queryPairs(q, 'untimed'), [['pass', 'adopt'], ['adopt', 'shadow']]);
+    assert.deepEqual(queryPairs(['camping', 'june', 'lake'], 'untimed'), []);
+    assert.deepEqual(queryPairs(['paint', 'sunrise'], 'untimed'), [['paint', 'sunris']]);
+    assert.ok(['weeks', 'June', 'Friday', 'yesterday', '2023', '3rd'].every(isTimeWord));
+    assert.ok(!['passed', 'dance', 'studio'].some(isTimeWord));
+    // "How many weeks passed …" pairs with another week's news only when the time word counts.
+    const turns = [
+      { id: 'grandma', text: 'Hey John, I have not talked to you in a while. Last week, my grandma passed away.' },
+      { id: 'shadow', text: 'I just adopted this cute pup, Shadow, from a shelter.' },
+    ];
+    assert.ok(dependenceList(q, turns).includes('grandma'));
+    assert.deepEqual(dependenceList(q, turns, undefined, 'turns', 'untimed'), ['shadow']);
+  });
+
+  test('with the times a question names, the dependence list reads only the turns said within them', () => {
+    const turns = [
+      { id: 'may', text: 'A sunrise like that makes me want to paint again.', time: '2023-05-01T10:00:00.000Z' },
+      { id: 'june', text: 'Last week I painted a sunrise over the lake.', time: '2023-06-01T10:00:00.000Z' },
+    ];
+    const june = [{ since: '2023-05-31T00:00:00.000Z', until: '2023-07-08T00:00:00.000Z' }];
+    assert.deepEqual(turnsWithin(turns, june).map((t) => t.id), ['june']);
+    assert.deepEqual(turnsWithin(turns, null).map((t) => t.id), ['may', 'june']);
+    assert.deepEqual(turnsWithin(turns, []).map((t) => t.id), ['may', 'june']);
+    assert.deepEqual(dependenceList(['paint', 'sunrise'], turnsWithin(turns, june)), ['june']);
   });
 
   test('bad weights or windows are refused', () => {
