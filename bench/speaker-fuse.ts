@@ -7,6 +7,7 @@
  *
  *   npm run bench:speaker-fuse -- --weight 0.3,0.5,0.7 --cache FILE     (choice: training speakers, out of fold, seeds 1–10)
  *   npm run bench:speaker-fuse -- --heldout --weight W --cache FILE     (held-out, once; FILE: the training cache, for the calibration)
+ *   `--decisions FILE`: the fitted decisions by weight, read from FILE when it holds the weight, else fitted and written there
  *
  * Calibration of each weight, on the training speakers' out-of-fold prints only: the score calibration of
  * scripts/calibrate-speaker-decision.ts (the same pairs, `calibrationPairs`), its prior grid (logPriorNew −3…3 ×
@@ -79,6 +80,18 @@ async function trainingJoint(): Promise<{ dimA: number; speech: Map<string, Cond
 
 /** The fused decision at weight `w`, fitted on the training speakers (as scripts/calibrate-speaker-decision.ts). */
 async function fusedDecision(train: Map<string, ConditionSpeech>, dimA: number, w: number, base: RunOptions): Promise<SpeakerDecisionParams> {
+  const file = argString('decisions', '') || null;
+  const known = (file && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}) as Record<string, SpeakerDecisionParams>;
+  if (known[String(w)]) {
+    console.log(`w ${w}: fused decision ${JSON.stringify(known[String(w)])} (read from ${file})`);
+    return known[String(w)]!;
+  }
+  const d = await fitFusedDecision(train, dimA, w, base);
+  if (file) writeFileSync(file, JSON.stringify({ ...known, [String(w)]: d }, null, 1) + '\n');
+  return d;
+}
+
+async function fitFusedDecision(train: Map<string, ConditionSpeech>, dimA: number, w: number, base: RunOptions): Promise<SpeakerDecisionParams> {
   const f = (v: Float32Array): Float32Array => fusedVector(v, dimA, w);
   const fused = [...train.values()].map(({ chunks }) => chunks.map((c) => ({ ...c, whole: { ...c.whole, vector: f(c.whole.vector) }, fragments: c.fragments.map((x) => ({ ...x, vector: f(x.vector) })) })));
   const calibration = fitPairsCalibration(fused);
