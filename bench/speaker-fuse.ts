@@ -27,7 +27,9 @@
  *   below 0, wrong joins are each at most 1.1 × the shipped default's + 2, and far-field meetings' Δ within utterance
  *   accuracy against the shipped default has its interval above 0. Passing makes it an opt-in embedder setting; the
  *   server default changes only if every scenario's Δ within utterance accuracy has its interval above 0.
- * Result: docs/BENCHMARKS.md "Score fusion of stats-lda-v2 and moonshine-l1-v2".
+ * Result (2026-12-07, helper fuse): no weight eligible (w 0.5: pooled meetings +3.9 [+2.4, +5.5], but clean and phone
+ * round-robin −10.8 and −5.3 within beyond their intervals), so no held-out run and nothing wired; docs/BENCHMARKS.md
+ * "Score fusion of stats-lda-v2 and moonshine-l1-v2".
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { argString } from './lib/cli.js';
