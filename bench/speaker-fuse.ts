@@ -27,6 +27,11 @@
  *   below 0, wrong joins are each at most 1.1 × the shipped default's + 2, and far-field meetings' Δ within utterance
  *   accuracy against the shipped default has its interval above 0. Passing makes it an opt-in embedder setting; the
  *   server default changes only if every scenario's Δ within utterance accuracy has its interval above 0.
+ * Grid 2 (helper fuse, after grid 1, whose result is below), fixed and committed before it was run:
+ *   npm run bench:speaker-fuse -- --weight 0.5 --prior-objective all --cache FILE --decisions FILE2
+ * - the fused decision's priors chosen on the mean across-session utterance accuracy of the meeting AND the round-robin
+ *   sessions of the three conditions (seeds 1–5 each), instead of meetings alone; w 0.5 only (grid 1's best objective;
+ *   the deadline allows one weight). Everything else, the eligibility, the held-out gate and the wiring rule, as above.
  * Result (2026-12-07, helper fuse): no weight eligible (w 0.5: pooled meetings +3.9 [+2.4, +5.5], but clean and phone
  * round-robin −10.8 and −5.3 within beyond their intervals), so no held-out run and nothing wired; docs/BENCHMARKS.md
  * "Score fusion of stats-lda-v2 and moonshine-l1-v2".
@@ -41,6 +46,7 @@ import { outOfFoldEmbedders } from './lib/speaker-folds.js';
 import { loadSpeakerFeatures } from './lib/speaker-feature-kinds.js';
 import { trainingConditions } from './lib/speaker-training.js';
 import { meetingSessions } from './lib/speaker-meeting.js';
+import { arrangeSessions, shufflePerSpeaker } from './lib/speaker-scores.js';
 import { scoreRuns } from './lib/speaker-meeting-runs.js';
 import { fitPairsCalibration } from './lib/speaker-calibration-pairs.js';
 import { firstPrint, fusedThresholds, fusedVector, JointSpeakerEmbedder, mapScenarios } from './lib/speaker-fusion.js';
@@ -98,6 +104,9 @@ async function fitFusedDecision(train: Map<string, ConditionSpeech>, dimA: numbe
   const fused = [...train.values()].map(({ chunks }) => chunks.map((c) => ({ ...c, whole: { ...c.whole, vector: f(c.whole.vector) }, fragments: c.fragments.map((x) => ({ ...x, vector: f(x.vector) })) })));
   const calibration = fitPairsCalibration(fused);
   const meetings = fused.map((chunks) => [1, 2, 3, 4, 5].map((s) => meetingSessions(chunks, s)));
+  if (argString('prior-objective', 'meetings') === 'all') {
+    for (const { whole } of train.values()) meetings.push([1, 2, 3, 4, 5].map((s) => arrangeSessions(shufflePerSpeaker(whole.map((u) => ({ ...u, vector: f(u.vector) })), s), 4)));
+  }
   let best: { d: SpeakerDecisionParams; acc: number } | null = null;
   for (const logPriorNew of [-3, -2, -1, 0, 1, 2, 3])
     for (const logPriorPrevious of [0, 1, 2, 3])
@@ -108,7 +117,7 @@ async function fitFusedDecision(train: Map<string, ConditionSpeech>, dimA: numbe
           for (const runs of meetings) acc += mean((await scoreRuns(runs, 'fold', { ...base, decision: d })).map((x) => x.utterance));
           if (!best || acc > best.acc + 1e-9) best = { d, acc };
         }
-  console.log(`w ${w}: fused decision ${JSON.stringify(best!.d)} (training meetings, mean across utt ${pc(best!.acc / 3)})`);
+  console.log(`w ${w}: fused decision ${JSON.stringify(best!.d)} (training ${meetings.length === 3 ? 'meetings' : 'meetings and round-robin'}, mean across utt ${pc(best!.acc / meetings.length)})`);
   return best!.d;
 }
 
