@@ -34,7 +34,8 @@
  *   the deadline allows one weight). Everything else, the eligibility, the held-out gate and the wiring rule, as above.
  * Result (2026-12-07, helper fuse): no weight eligible (w 0.5: pooled meetings +3.9 [+2.4, +5.5], but clean and phone
  * round-robin −10.8 and −5.3 within beyond their intervals), so no held-out run and nothing wired; docs/BENCHMARKS.md
- * "Score fusion of stats-lda-v2 and moonshine-l1-v2".
+ * "Score fusion of stats-lda-v2 and moonshine-l1-v2". Grid 2: not eligible either (pooled meetings +1.2 [−0.3, +2.6];
+ * far-field meetings −1.4 [−4.0, +1.3]), no held-out run.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { argString } from './lib/cli.js';
