@@ -20,14 +20,14 @@
 import { writeFileSync } from 'node:fs';
 import { outOfFoldEmbedders } from '../bench/lib/speaker-folds.js';
 import { featureKindArg, loadSpeakerFeatures } from '../bench/lib/speaker-feature-kinds.js';
-import { meetingSessions, seeded } from '../bench/lib/speaker-meeting.js';
+import { meetingSessions } from '../bench/lib/speaker-meeting.js';
+import { calibrationPairs } from '../bench/lib/speaker-calibration-pairs.js';
 import { trainingConditions } from '../bench/lib/speaker-training.js';
 import { scoreRuns } from '../bench/lib/speaker-meeting-runs.js';
 import { arrangeSessions, shufflePerSpeaker } from '../bench/lib/speaker-scores.js';
 import type { EvalUtterance, RunOptions } from '../bench/lib/speaker-sessions.js';
 import { hasSharedSpeech } from '../pipelines/speaker/eval-corpus.js';
 import { decisionParamsPath, fitCalibration, scoreLlr, type SpeakerDecisionParams } from '../pipelines/speaker/speaker-decision.js';
-import { cosine, l2Normalise } from '../pipelines/speaker/speaker-embedder.js';
 import { SHORT_TURN_MS } from '../pipelines/speaker/speaker-thresholds.js';
 
 if (!hasSharedSpeech()) {
@@ -44,28 +44,7 @@ const byCondition = await trainingConditions(train, embedderOf);
 for (const [name, { chunks }] of byCondition) console.log(`${name}: ${chunks.length} turns, ${chunks.reduce((n, c) => n + c.fragments.length, 0)} fragments`);
 
 // Score calibration pairs: each turn / fragment against prototypes of its own and of other speakers.
-const rand = seeded(7);
-const pairs: { cosine: number; seconds: number; same: boolean }[] = [];
-for (const { chunks } of byCondition.values()) {
-  for (const [n, c] of chunks.entries()) {
-    const proto = (spk: string, k: number): Float32Array | null => {
-      const pool = chunks.filter((o, m) => o.speaker === spk && m !== n);
-      if (pool.length < k) return null;
-      const sum = new Float32Array(c.whole.vector.length);
-      for (let j = 0; j < k; j++) pool[Math.floor(rand() * pool.length)]!.whole.vector.forEach((v, i) => (sum[i] = sum[i]! + v));
-      return l2Normalise(sum);
-    };
-    const others = [...new Set(chunks.map((o) => o.speaker))].filter((s) => s !== c.speaker);
-    for (const item of [c.whole, ...c.fragments]) {
-      for (const k of [1, 3]) {
-        const same = proto(c.speaker, k);
-        const diff = proto(others[Math.floor(rand() * others.length)]!, k);
-        if (same) pairs.push({ cosine: cosine(item.vector, same), seconds: item.seconds, same: true });
-        if (diff) pairs.push({ cosine: cosine(item.vector, diff), seconds: item.seconds, same: false });
-      }
-    }
-  }
-}
+const pairs = calibrationPairs([...byCondition.values()].map((c) => c.chunks));
 const calibration = fitCalibration(pairs);
 console.log('calibration', calibration, `from ${pairs.length} pairs`);
 for (const d of [0.75, 1.5, 3]) console.log(`  LLR at ${d} s: cos 0.3 → ${scoreLlr(calibration, 0.3, d).toFixed(2)}, 0.6 → ${scoreLlr(calibration, 0.6, d).toFixed(2)}, 0.9 → ${scoreLlr(calibration, 0.9, d).toFixed(2)}`);

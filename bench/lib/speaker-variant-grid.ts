@@ -28,6 +28,8 @@ export interface VariantGrid<V> {
   runs: number;
   variants: readonly V[];
   optionsOf: (v: V) => RunOptions;
+  /** The scenarios a variant runs on (absent: `scen`): the same sessions with other vectors, e.g. a fused print. */
+  scenOf?: (v: V) => readonly Scenario[];
   /** Text after a scenario's "off" row (absent: none). */
   extraOff?: (off: RunFigures[]) => string;
   /** Text ending a scenario's line for a variant; `d` pairs a figure of the variant's runs with the same of "off". */
@@ -53,7 +55,7 @@ export async function runVariantGrid<V>(g: VariantGrid<V>): Promise<void> {
   const results: { v: V; objective: number; eligible: boolean }[] = [];
   for (const v of g.variants) {
     const on: RunFigures[][] = [];
-    for (const s of g.scen) on.push(await scoreRuns(s.runs, g.modelId, g.optionsOf(v)));
+    for (const s of g.scenOf?.(v) ?? g.scen) on.push(await scoreRuns(s.runs, g.modelId, g.optionsOf(v)));
     const within = (f: RunFigures[][]): number[] => meetings.flatMap((k) => f[k]!.map((x) => x.withinUtterance));
     const pooled = bootstrapDelta(within(on), within(offFigures));
     const objective = mean(meetings.map((k) => mean(on[k]!.map((x) => x.withinUtterance)) - mean(offFigures[k]!.map((x) => x.withinUtterance))));
