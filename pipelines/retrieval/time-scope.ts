@@ -123,6 +123,13 @@ const YEAR_ONLY = /^(?:19|20)\d\d$/;
  * and "last March" as March of each recent year). "May" and "March" only with their capital ("the last may be"); not a
  * day of the month ("last May 3rd").
  */
+/**
+ * "what did ana do last may": ASR's lower case "may" or "march" after "last" is the month where it ends the question or a
+ * clause, and no "the" comes before "last" ("the last may be", "the last march"; rules 111 after review, M3).
+ */
+function lowerMonth(question: string, index: number, length: number): boolean {
+  return !/\bthe\s+$/i.test(question.slice(0, index)) && /^\s*(?:[?!.,;]|$)/.test(question.slice(index + length));
+}
 const LAST_MONTH = new RegExp(String.raw`\b(?:last|past)\s+(${MONTHS_SAID.map((m) => `(${m})`).join('|')})\b(?!\s*[-/]?\s*\d)`, 'gi');
 
 /**
@@ -250,7 +257,7 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
 
   for (const match of question.matchAll(LAST_MONTH)) {
     const month = match.slice(2).findIndex((g) => g !== undefined);
-    if (month < 0 || /^(?:may|march)$/.test(match[1]!) || !free(match.index, match.index + match[0].length)) continue;
+    if (month < 0 || (/^(?:may|march)$/.test(match[1]!) && !lowerMonth(question, match.index, match[0].length)) || !free(match.index, match.index + match[0].length)) continue;
     const year = month < now.getUTCMonth() ? now.getUTCFullYear() : now.getUTCFullYear() - 1;
     const lead = question.slice(0, match.index);
     const said = saidAt && (SAID_AT.test(lead) || (speechActs && speechActBefore(lead)));
