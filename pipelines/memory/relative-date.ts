@@ -102,6 +102,18 @@ const ORDINAL_RANGE_END = new RegExp(String.raw`^\s+(and|to|until|till|through|-
 /** "next week" (rules 108, review H3): weekdays of a range said with it are next week's. */
 const NEXT_WEEK_SAID = /\bnext\s+week\b/i;
 const ONE_STRETCH = /\b(?:this|next|coming|will|going\s+to|gonna)\b|['’]ll\b|(?:['’]m|['’]s|['’]re|\b(?:am|is|are|be))\s+(?:\w+ing|off|away|out)\b/i;
+/**
+ * A stay somewhere "from" one day to another ("I'm in London from Tuesday to Thursday"; rules 111): one stretch too, as
+ * `ONE_STRETCH` is. Not without "from" ("I'm in the office Monday to Friday": a week's schedule), nor at a place of every
+ * week ("in the office", "at work / school / the gym / home": after review, H4; "every week", "as usual": `WEEKLY_SAID`).
+ */
+const STAY_FROM = /(?:['’]m|['’]s|['’]re|\b(?:am|is|are))\s+(?:in|at)\s+(?!(?:the\s+)?(?:office|work|school|college|uni|university|nursery|gym|home|church|class|lessons?|practice|training)\b)[^.;!?]{1,40}?\bfrom\s+$/i;
+/** A week's schedule said of a stay ("from Monday to Friday every week", "…, as usual"; after review, H4). */
+const WEEKLY_SAID = /\b(?:every|each)\s+(?:single\s+)?(?:week|weekend)\b|\bas\s+(?:usual|always|normal)\b/i;
+/** Two hours with a dash between ("9–5", "9am-5pm", "2 - 1"): a range of hours, never of days (rules 111 after review, M2). */
+const HOURS_DASH = /^\d{1,2}(?:[:.]\d\d)?\s*(?:[ap]\.?m\.?)?\s*[-–]\s*\d{1,2}(?:[:.]\d\d)?\s*(?:[ap]\.?m\.?)?(?!\s*(?:st|nd|rd|th)\b)(?!\w)/i;
+/** A phrase ending in an abbreviation's own full stop ("5 p.m.", "10 a.m."): the stop is kept (after review, H1). */
+const ABBREVIATED_END = /(?:^|[^\w.])\w\.\w\.$/;
 const NOW_AFTER_DAY = /(?<=\b(?:mon|tues|wednes|thurs|fri|satur|sun)day)(\s+)now\b/gi;
 /**
  * "night" as the name of an evening's event ("date night", "game night", "quiz night"; clock-time.ts `NIGHT_NAMES`,
@@ -191,6 +203,53 @@ export function ordinalDay(text: string, refIso: string): { phrase: string; date
   // "the 31st" in a month of 30 days names no day of it.
   if (date.getUTCDate() !== day) return null;
   return { phrase: m[0], date: date.toISOString().slice(0, 10), index: m.index };
+}
+
+/** What is moved: "it", "that", or a thing with its determiner ("the meeting", "my repair"). */
+const MOVED_THING = String.raw`(?:it|that|this|them|everything|(?:the|my|our|your|his|her|their)(?:\s+[\w'’-]+){1,2})`;
+/**
+ * A verb of moving a plan and its object straight before its "from" ("push it from the 20th to the 22nd", "move my repair
+ * from…", "it was moved from…"; `MOVE_FROM_TO` for weekdays). Not a verb somewhere before ("I'm moving house from the 20th
+ * to the 22nd", "we're changing offices from…": a stay; after review, H3); "bring" only with "back / forward" ("we'll bring
+ * the kids from…").
+ */
+const MOVE_BEFORE = new RegExp(String.raw`(?:\b(?:(?:mov|reschedul|chang|switch|shift|push|bump|delay|postpon)\w*|put|puts|putting)\s+${MOVED_THING}(?:\s+(?:back|forward|ahead|over))?`
+  + String.raw`|\b(?:bring|brings|bringing|brought)\s+${MOVED_THING}\s+(?:back|forward)`
+  + String.raw`|\b(?:moved|rescheduled|changed|switched|shifted|pushed|bumped|delayed|postponed)(?:\s+(?:back|forward))?)\s+$`, 'i');
+/** Told as to come ("I'll be away between the 5th and the 10th"): a range begun before today is the next month's. */
+const FUTURE_SAID = /\b(?:will|going\s+to|gonna)\b|['’]ll\b/i;
+
+/**
+ * The last day of a range of days of the month begun at `ordinal` (`ordinalDay`; `found` its date, set here: "between the
+ * 20th and the 27th", "from the 20th to the 27th"; rules 108), in the month of the first or the next; or, for a move
+ * ("push it from the 20th to the 22nd"; rules 111), the day moved to, a date of its own, the first `movedFrom`. A range
+ * under way ("I'm away between the 5th and the 10th" said on the 7th) is this month's (rules 111), not the next's.
+ */
+function ordinalRange(text: string, ordinal: { phrase: string; date: string; index: number }, found: FoundDate, refIso: string): FoundDate[] {
+  const last = ORDINAL_RANGE_END.exec(text.slice(ordinal.index + ordinal.phrase.length));
+  // "between" before "and"; "from", or the day alone ("visiting the 20th to the 27th"), before "to / till / through".
+  const lead = /\bbetween\s+$/i.test(text.slice(0, ordinal.index)) || /^from\s/i.test(ordinal.phrase)
+    || (last?.[1]?.toLowerCase() !== 'and' && /^the\s/i.test(ordinal.phrase));
+  if (!last || !lead) return [];
+  const [y, m, d] = ordinal.date.split('-').map(Number) as [number, number, number];
+  const day = Number(last[2]);
+  const end = new Date(Date.UTC(y, day > d ? m - 1 : m, day));
+  if (end.getUTCDate() !== day) return [];
+  const move = /^from\s/i.test(ordinal.phrase) && /^to$/i.test(last[1]!) && MOVE_BEFORE.test(text.slice(0, ordinal.index));
+  if (move) {
+    found.movedFrom = true;
+    return [{ phrase: last[0].replace(/^\s+to\s+/i, ''), date: end.toISOString().slice(0, 10), duration: false, week: false }];
+  }
+  found.phrase += last[0];
+  found.end = end.toISOString().slice(0, 10);
+  const today = refIso.slice(0, 10);
+  const thisMonth = (date: string): string => `${today.slice(0, 7)}${date.slice(7)}`;
+  // Rolled on to the next month by `ordinalDay` (the first day gone by), but the last still to come this month.
+  if (found.date > today && found.date.slice(0, 7) !== today.slice(0, 7) && day > d && thisMonth(found.end) >= today && !FUTURE_SAID.test(text)) {
+    found.date = thisMonth(found.date);
+    found.end = thisMonth(found.end);
+  }
+  return [];
 }
 
 /** "last May", "next May": a month named with "last" or "next" and no day, which chrono does not read (rules 76). */
@@ -363,23 +422,7 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   const out: FoundDate[] = [];
   const ordinal = ordinalDay(text, refIso);
   const ordinalFound: FoundDate | null = ordinal ? { phrase: ordinal.phrase, date: ordinal.date, duration: false, week: false } : null;
-  if (ordinal && ordinalFound) {
-    // "between the 20th and the 27th", "from the 20th to the 27th": the last day too, in the month of the first or the next.
-    const last = ORDINAL_RANGE_END.exec(text.slice(ordinal.index + ordinal.phrase.length));
-    // "between" before "and"; "from", or the day alone ("visiting the 20th to the 27th"), before "to / till / through".
-    const lead = /\bbetween\s+$/i.test(text.slice(0, ordinal.index)) || /^from\s/i.test(ordinal.phrase)
-      || (last?.[1]?.toLowerCase() !== 'and' && /^the\s/i.test(ordinal.phrase));
-    if (last && lead) {
-      const [y, m, d] = ordinal.date.split('-').map(Number) as [number, number, number];
-      const day = Number(last[2]);
-      const end = new Date(Date.UTC(y, day > d ? m - 1 : m, day));
-      if (end.getUTCDate() === day) {
-        ordinalFound.phrase += last[0];
-        ordinalFound.end = end.toISOString().slice(0, 10);
-      }
-    }
-    out.push(ordinalFound);
-  }
+  if (ordinal && ordinalFound) out.push(ordinalFound, ...ordinalRange(text, ordinal, ordinalFound, refIso));
   // "last May", "next May" (rules 76): chrono reads none.
   const months = lastOrNextMonths(text, refIso);
   for (const m of months) out.push({ phrase: m.phrase, date: m.date, duration: false, week: false });
@@ -439,7 +482,8 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     // "until Friday, so…": chrono keeps the comma.
     // The words as said ("last Tues"), the rest of a word chrono read in part included.
     const said = r.text.length + (/^[a-z]*/i.exec(text.slice(r.index + r.text.length))?.[0].length ?? 0);
-    const read = text.slice(r.index, r.index + said).trim().replace(/[,;:]+$/, '');
+    // "14–18 Dec.": the full stop that ends the sentence is no part of the phrase (the fact's text leaves it out; rules 111).
+    const read = text.slice(r.index, r.index + said).trim().replace(/[,;:]+$/, '').replace(/\.$/, (m, at: number, all: string) => (/^\s*$/.test(text.slice(r.index + said)) && !ABBREVIATED_END.test(all) ? '' : m));
     // "in an hour or so": the hedge is written over with the date.
     const hedge = /^in\s/i.test(read) ? OR_SO_AFTER.exec(text.slice(r.index + said))?.[0] ?? '' : '';
     const phrase = read + hedge;
@@ -522,7 +566,8 @@ export function findDates(text: string, refIso: string): FoundDate[] {
       // "for two weeks in December", said on 5 December: this December, not next year's (`monthAheadYear`).
       date = `${monthAheadYear(r.start.get('month')! - 1, instant.getTime(), text.slice(0, r.index + phrase.search(MONTH_IN_PHRASE)))}${date.slice(4)}`;
     }
-    const week = WEEK.test(phrase) && !DURATION.test(phrase);
+    // "Monday to Wednesday next week": a range of weekdays (`rangeEnd`), not the week itself (rules 111).
+    const week = WEEK.test(phrase) && !DURATION.test(phrase) && !(r.start.isCertain('weekday') && r.end?.isCertain('weekday'));
     if (week) {
       // "Guess what I did this week?": the week holding today (chrono's weeks start on Sunday, told of the past it gives
       // the Sunday before, a day of last week).
@@ -554,16 +599,20 @@ export function findDates(text: string, refIso: string): FoundDate[] {
  */
 function rangeEnd(r: chrono.ParsedResult, text: string, date: string, back: boolean, dayStart: string): { start: string; last: string } | null {
   if (!r.end || date.length !== 10 || !(r.end.isCertain('day') || r.end.isCertain('weekday'))) return null;
+  // "My shift is 9–5 tomorrow", "it finished 2 - 1 yesterday": hours (or a score) chrono read as a range, not of days (M2).
+  if (r.start.isCertain('hour') && HOURS_DASH.test(r.text)) return null;
   // "I work Monday to Friday": weekdays alone in a habit or a present state are a week's schedule (`ONE_STRETCH`).
-  if (!r.start.isCertain('month') && (!ONE_STRETCH.test(text) || HABITUAL.test(text))) return null;
-  // "Next week I'm off Monday to Wednesday": weekdays alone with "next week" said before them or in their clause are
-  // next week's (`weekdayOfNextWeek`), not chrono's coming ones; "next week" said elsewhere leaves the range no end.
-  if (!r.start.isCertain('month') && r.start.isCertain('weekday') && r.end.isCertain('weekday') && NEXT_WEEK_SAID.test(text) && !NEXT_WEEK_SAID.test(r.text)) {
+  if (!r.start.isCertain('month') && (!(ONE_STRETCH.test(text) || STAY_FROM.test(text.slice(0, r.index))) || HABITUAL.test(text) || WEEKLY_SAID.test(text))) return null;
+  // "Next week I'm off Monday to Wednesday", "I'm off Monday to Wednesday next week" (chrono reads it whole, rules 111):
+  // weekdays alone with "next week" said with them, before them or in their clause are next week's (`weekdayOfNextWeek`),
+  // not chrono's coming ones; "next week" said elsewhere leaves the range no end.
+  if (!r.start.isCertain('month') && r.start.isCertain('weekday') && r.end.isCertain('weekday') && NEXT_WEEK_SAID.test(text)) {
     const before = text.slice(0, r.index).split(/[.!?]/).pop() ?? '';
-    if (!NEXT_WEEK_SAID.test(before) && !NEXT_WEEK_SAID.test(clauseAround(text, r.index))) return null;
+    if (!NEXT_WEEK_SAID.test(r.text) && !NEXT_WEEK_SAID.test(before) && !NEXT_WEEK_SAID.test(clauseAround(text, r.index))) return null;
     const start = weekdayOfNextWeek(dayStart, r.start.get('weekday')!);
     const last = weekdayOfNextWeek(dayStart, r.end.get('weekday')!);
-    return last < start ? null : { start, last };
+    // "Thursday to Monday next week", "Friday to Friday next week": the last day in the week after (after review, H5).
+    return { start, last: last <= start ? addDays(last, 7) : last };
   }
   let last = precise(r.end);
   // "I was in Rome from May 3 to May 10", said in December: the start was read back a year (or a weekday back a week);
@@ -573,6 +622,8 @@ function rangeEnd(r: chrono.ParsedResult, text: string, date: string, back: bool
     const years = Number(read.slice(0, 4)) - Number(date.slice(0, 4));
     last = years > 0 && yearsBefore(read, years) === date ? yearsBefore(last, years) : addDays(last, Math.round((Date.parse(date) - Date.parse(read)) / DAY_MS));
   }
+  // "from Friday to Friday": a week, not one day (after review, H6).
+  if (last === date && !r.start.isCertain('month') && r.start.isCertain('weekday') && r.end.isCertain('weekday')) last = addDays(date, 7);
   if (last.length !== 10 || last < date) return null;
   const earlier = (d: string): string => `${Number(d.slice(0, 4)) - 1}${d.slice(4)}`;
   if (!back && !r.start.isCertain('year') && r.start.isCertain('month') && date > dayStart && earlier(last) >= dayStart && earlier(date) <= dayStart) {

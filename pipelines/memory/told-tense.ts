@@ -86,8 +86,19 @@ export function toldAsPast(text: string): boolean {
   return words.some((w, i) => {
     const word = w.toLowerCase();
     return (pos[i] === 'VERB' || pos[i] === 'AUX') && word !== lemmas[i] && !PRESENT_FORMS.has(word) && (!/(?:s|ing)$/.test(word) || word === 'was')
-      && !hasGot(i) && !afterPresentBe(i);
+      && !hasGot(i) && !afterPresentBe(i) && !saturday(words, i);
   });
+}
+
+/** Words before a weekday ("on Sat", "this Sat", "till Sat"): "Sat" after them is Saturday, not the verb "sat". */
+const BEFORE_DAY = /^(?:on|this|next|coming|last|by|until|till|from|to|before|after|every)$/i;
+
+/**
+ * True when `words[i]`, "Sat", is Saturday ("I'm off on Sat.", "free this Sat", "Tom is coming Sat."), not the past of "sit"
+ * (rules 111 after review, H2): after a word that places a day, or with its capital inside the sentence.
+ */
+function saturday(words: string[], i: number): boolean {
+  return /^sat$/i.test(words[i] ?? '') && (BEFORE_DAY.test(words[i - 1] ?? '') || (words[i] === 'Sat' && i > 0 && !/^[.!?]$/.test(words[i - 1] ?? '')));
 }
 
 /** "I just got…", "we've just finished…": `toldAsPast` then reads the verb after "just". */

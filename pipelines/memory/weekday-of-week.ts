@@ -17,11 +17,16 @@ export interface WeekdayOfWeek {
 
 const DAY = String.raw`(mon|tues|wednes|thurs|fri|satur|sun)day`;
 /**
+ * Not the last day of a range of weekdays ("I'm off Monday to Wednesday next week": the whole range is next week's,
+ * relative-date.ts `rangeEnd`; rules 111).
+ */
+const RANGE_END = String.raw`(?<!(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:\s+(?:to|through|thru|till|until)\s+|\s*[-–]\s*))`;
+/**
  * "(on) Friday (of) next week", "next week(,) (on) Friday", "(on) Friday after next" (also after "the"), and the British
  * "(on) Friday week" (rules 68): Friday of next week, as "Friday next week" is; not the end of a span of days ("a Monday to
  * Friday week", "a Monday-Friday week": rules 74).
  */
-const FORMS = new RegExp(String.raw`(?<![\w'’])(?:(?:on\s+)?${DAY}\s+(?:of\s+)?next\s+week|next\s+week,?\s+(?:on\s+)?${DAY}|(?:on\s+)?${DAY}\s+after\s+next|(?<!\b(?:to|till|until|through|thru)\s+|[-–]\s*)(?:on\s+)?${DAY}\s+week)(?![\w'’])`, 'gi');
+const FORMS = new RegExp(String.raw`(?<![\w'’])(?:${RANGE_END}(?:on\s+)?${DAY}\s+(?:of\s+)?next\s+week|next\s+week,?\s+(?:on\s+)?${DAY}|(?:on\s+)?${DAY}\s+after\s+next|(?<!\b(?:to|till|until|through|thru)\s+|[-–]\s*)(?:on\s+)?${DAY}\s+week)(?![\w'’])`, 'gi');
 const WEEKDAYS = ['sun', 'mon', 'tues', 'wednes', 'thurs', 'fri', 'satur'];
 
 /** Every weekday `text` names by its week, resolved against `refIso` (UTC), in the order said. */

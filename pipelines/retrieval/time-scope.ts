@@ -1,6 +1,6 @@
 import * as chrono from 'chrono-node';
 import { DAY_MS } from '../../graph/core/time.js';
-import { MONTH_SHORT } from '../memory/months.js';
+import { MONTHS_SAID, MONTH_SHORT } from '../memory/months.js';
 
 /** A half-open time range [since, until), ISO-8601 UTC. */
 export interface TimeRange {
@@ -118,6 +118,19 @@ const BETWEEN = /\bbetween\s+([^?!.,]+?)\s+and\s+([^?!.,]+?)(?=\s*(?:[?!.,]|$))/
 const SEASON = /\b(?:(last|this|past)\s+)?(spring|summer|autumn|fall|winter)(?:\s+(?:of\s+)?((?:19|20)\d\d))?\b/gi;
 const SEASON_START: Record<string, number> = { spring: 2, summer: 5, autumn: 8, fall: 8, winter: 11 };
 const YEAR_ONLY = /^(?:19|20)\d\d$/;
+/**
+ * "last May", "last March" (rules 111): the latest such month before this one, one year only (chrono reads no "last May",
+ * and "last March" as March of each recent year). "May" and "March" only with their capital ("the last may be"); not a
+ * day of the month ("last May 3rd").
+ */
+/**
+ * "what did ana do last may": ASR's lower case "may" or "march" after "last" is the month where it ends the question or a
+ * clause, and no "the" comes before "last" ("the last may be", "the last march"; rules 111 after review, M3).
+ */
+function lowerMonth(question: string, index: number, length: number): boolean {
+  return !/\bthe\s+$/i.test(question.slice(0, index)) && /^\s*(?:[?!.,;]|$)/.test(question.slice(index + length));
+}
+const LAST_MONTH = new RegExp(String.raw`\b(?:last|past)\s+(${MONTHS_SAID.map((m) => `(${m})`).join('|')})\b(?!\s*[-/]?\s*\d)`, 'gi');
 
 /**
  * The time a question is about, from its absolute ("on 13 October 2023", "in May 2023", "in
@@ -237,6 +250,19 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
     const lead = question.slice(0, match.index);
     addRange(...span(year), lead);
     addWindow(...span(year), lead);
+    expressions.push(match[0]);
+    taken.push([match.index, match.index + match[0].length]);
+    rest = rest.replace(match[0], ' ');
+  }
+
+  for (const match of question.matchAll(LAST_MONTH)) {
+    const month = match.slice(2).findIndex((g) => g !== undefined);
+    if (month < 0 || (/^(?:may|march)$/.test(match[1]!) && !lowerMonth(question, match.index, match[0].length)) || !free(match.index, match.index + match[0].length)) continue;
+    const year = month < now.getUTCMonth() ? now.getUTCFullYear() : now.getUTCFullYear() - 1;
+    const lead = question.slice(0, match.index);
+    const said = saidAt && (SAID_AT.test(lead) || (speechActs && speechActBefore(lead)));
+    addRange(Date.UTC(year, month, 1), Date.UTC(year, month + 1, 1), lead, said);
+    addWindow(Date.UTC(year, month, 1), Date.UTC(year, month + 1, 1), lead);
     expressions.push(match[0]);
     taken.push([match.index, match.index + match[0].length]);
     rest = rest.replace(match[0], ' ');

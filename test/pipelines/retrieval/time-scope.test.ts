@@ -181,3 +181,38 @@ describe('the answer a question asks for', () => {
   });
 
 });
+
+describe('"last" and a month (rules 111)', () => {
+  const DECEMBER = new Date('2026-12-07T10:00:00Z');
+  test('"last May", "last March": the latest such month before this one, one year only', () => {
+    // On main: "last May" named no time (null); "last March" scoped March of each of ten years.
+    for (const [q, since, until] of [
+      ['What did Ana do last May?', '2026-05-01', '2026-06-01'],
+      ['What did Ana do last March?', '2026-03-01', '2026-04-01'],
+      ['Where did Ana go last December?', '2025-12-01', '2026-01-01'],
+    ] as const) {
+      const s = timeScope(q, DECEMBER, NO_SLACK);
+      assert.deepEqual(s?.periods, [{ since: `${since}T00:00:00.000Z`, until: `${until}T00:00:00.000Z` }], q);
+      assert.deepEqual(s?.windows, [{ since: `${since}T00:00:00.000Z`, until: `${until}T00:00:00.000Z`, open: false }], q);
+      assert.doesNotMatch(s?.rest ?? '', /May|March|December/, q);
+    }
+    // A month with no "last" still stands for that month in each recent year; "the last may be" names none.
+    assert.equal(timeScope('What did Ana do in March?', DECEMBER, { ...NO_SLACK, yearsBack: 3 })?.periods.length, 3);
+    assert.equal(timeScope('Which of the last may be true?', DECEMBER, NO_SLACK), null);
+  });
+});
+
+describe('"last may", "last march" in lower case (rules 111 after review, M3)', () => {
+  const DECEMBER = new Date('2026-12-07T10:00:00Z');
+  test('ASR\'s lower case "last may" ending the question is May', () => {
+    // On ed8aaa7f: "last may" named no time (null); "last march" scoped March of each of ten years.
+    for (const [q, since, until] of [
+      ['what did ana do last may', '2026-05-01', '2026-06-01'],
+      ['what did ana do last march?', '2026-03-01', '2026-04-01'],
+    ] as const) {
+      assert.deepEqual(timeScope(q, DECEMBER, NO_SLACK)?.periods, [{ since: `${since}T00:00:00.000Z`, until: `${until}T00:00:00.000Z` }], q);
+    }
+    // Not the verb: "the last may be".
+    assert.equal(timeScope('which of the last may be true?', DECEMBER, NO_SLACK), null);
+  });
+});
