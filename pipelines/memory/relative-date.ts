@@ -439,7 +439,11 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     dayOfWeek(r.index);
     // "until Friday, so…": chrono keeps the comma.
     // The words as said ("last Tues"), the rest of a word chrono read in part included.
-    const said = r.text.length + (/^[a-z]*/i.exec(text.slice(r.index + r.text.length))?.[0].length ?? 0);
+    let said = r.text.length + (/^[a-z]*/i.exec(text.slice(r.index + r.text.length))?.[0].length ?? 0);
+    // "on Friday at seven thirty": an hour written shorter for chrono, padded (clock-time.ts `hourWordsAsNumbers`); the
+    // words as said run to the end of the padding (rules 110).
+    const padding = /^ +/.exec(readable.slice(r.index + said))?.[0].length ?? 0;
+    said += text.slice(r.index + said, r.index + said + padding).trimEnd().length;
     const read = text.slice(r.index, r.index + said).trim().replace(/[,;:]+$/, '');
     // "in an hour or so": the hedge is written over with the date.
     const hedge = /^in\s/i.test(read) ? OR_SO_AFTER.exec(text.slice(r.index + said))?.[0] ?? '' : '';

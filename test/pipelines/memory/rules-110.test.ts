@@ -48,7 +48,8 @@ describe('rules 110: booked times and dates read right', () => {
       ['I booked a table for 8.15 on Friday.', /\bFriday 11 December 2026 at 8:15pm\b/],
       ['I booked a table at nine thirty on Friday.', /\bFriday 11 December 2026 at 9:30pm\b/],
       ['I booked a table at 10 30 on Friday.', /\bFriday 11 December 2026 at 10:30pm\b/],
-      ['I have a dentist appointment on Friday at ten fifteen.', /\bFriday 11 December 2026 at 10:15am\b/],
+      ['I have a dentist appointment on Friday at ten fifteen.', /\bFriday 11 December 2026 at 10:15am$/],
+      ['I booked a table on Friday at nine thirty.', /\bFriday 11 December 2026 at 9:30pm$/],
     ] as const) {
       const facts = await said(s);
       assert.ok(ahead(facts, want), `${s}: ${JSON.stringify(facts)}`);
