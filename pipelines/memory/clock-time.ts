@@ -50,12 +50,23 @@ const MINUTES_IN_WORDS = String.raw`(?:(?:twenty|thirty|forty|fifty)(?:[\s-](?:o
  * forty five". Groups: the hour's digits, their minutes; the hour's word, its minutes' words.
  */
 const HOUR_MINUTES = String.raw`(?:(1[0-2]|0?[1-9])(?:\.|\s+)([0-5]\d)|(${HOUR_WORD})\s+(${MINUTES_IN_WORDS}))`;
+/** Where {@link HOUR_MINUTES} ends: no more of a word or a number after it ("8.15", not "8.150", "8.15.2", "10 30s"). */
+const HOUR_MINUTES_END = String.raw`(?![\w:]|\.\d)`;
+/**
+ * What makes {@link HOUR_MINUTES} said after "<day> at" a count, not an hour's minutes (review of rules 110 M1): a number
+ * word more ("seven twenty five people": the minutes would stop short of it) or a thing counted ("at 3 20 people came",
+ * "6 10 year olds", "12 40 each", "8 30 pounds").
+ */
+const COUNTED_AFTER = String.raw`(?![\s-]+(?:one|two|three|four|five|six|seven|eight|nine|people|persons|guests|kids|children|adults|`
+  + String.raw`year[\s-]*olds?|years?|men|women|boys|girls|of|each|pounds|quid|dollars|bucks|euros)\b)`;
+/** A pattern's source with its capturing groups made non-capturing, to be part of another pattern. */
+const uncaptured = (source: string): string => source.replace(/\((?!\?)/g, '(?:');
 /**
  * An hour said as a time of the clock, a regular expression's source (rules 107): "7pm", "9:30", "half past 7",
  * "quarter to eight"; not a bare number, which may be a count ("a table for 2").
  */
 export const HOUR_SAID = String.raw`(?:(?:half|quarter)\s+(?:past|to)\s+(?:\d{1,2}|${HOUR_WORD})|`
-  + String.raw`\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|${HOUR_MINUTES.replace(/\((?!\?)/g, '(?:')}(?![\w:]|\.\d))`;
+  + String.raw`\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|${uncaptured(HOUR_MINUTES)}${HOUR_MINUTES_END})`;
 const DAY_WORD = String.raw`(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)`;
 /** Minutes said as words after an hour ("seven thirty", "eleven fifteen", "seven oh five"). */
 const MINUTE_WORD = String.raw`(?:oh|ten|twenty|thirty|forty|fifty|fifteen|five|quarter|half)`;
@@ -71,10 +82,20 @@ const NOT_AN_HOUR_ALONE = String.raw`(?!\s*[-–]|\s+(?:${MINUTE_WORD}|of|point|
  */
 const HOUR_WORD_AT_DAY = new RegExp(String.raw`(?<=\b${DAY_WORD}\s+at\s+)(${HOUR_WORD})\b${NOT_AN_HOUR_ALONE}|(?<=\bat\s+)(${HOUR_WORD})\b(?=\s+(?:on\s+)?${DAY_WORD}\b)`, 'gi');
 /**
- * An hour with its minutes and no colon ({@link HOUR_MINUTES}: "8.15", "10 30", "nine thirty") after "at" or "for" next
- * to a day ("at nine thirty on Friday", "for 8.15 on Friday", "Friday at 10 30"; rules 110): chrono reads none of them.
+ * "for" said in a booking ("booked a table for", "an appointment for"): a number pair after it and before the day is
+ * the slot's hour ("booked a table for 8.15 on Friday"); after "for" in other words it is a price or a count ("sold my
+ * bike for 10 50 on Saturday"; review of rules 110 H1).
  */
-const HOUR_MINUTES_AT_DAY = new RegExp(String.raw`(?<=\b${DAY_WORD}\s+(?:at|for)\s+)${HOUR_MINUTES}(?![\w:]|\.\d)|(?<=\b(?:at|for)\s+)${HOUR_MINUTES}(?=\s+(?:on\s+)?${DAY_WORD}\b)`, 'gi');
+const BOOKED_FOR = String.raw`\b(?:book(?:s|ed|ing)?|reserv(?:e|es|ed|ing)|reservations?|tables?|appointments?|slots?)\b[^.!?]*?\bfor\s+`;
+/**
+ * An hour with its minutes and no colon ({@link HOUR_MINUTES}: "8.15", "10 30", "nine thirty") next to a day, read by
+ * chrono in none of its forms (rules 110): after "at" or a booking's "for" ({@link BOOKED_FOR}) before the day ("at nine
+ * thirty on Friday", "booked a table for 8.15 on Friday"), or after "<day> at" and not a count ({@link COUNTED_AFTER}:
+ * "Friday at 10 30", not "on Friday at 3 20 people"). After "<day> for" a number pair is a price or a count ("on Friday for
+ * 8.50", "on Saturday for 6 10 year olds"; review of rules 110 H1, H2): not read.
+ */
+const HOUR_MINUTES_AT_DAY = new RegExp(String.raw`(?<=\b${DAY_WORD}\s+at\s+)${HOUR_MINUTES}${HOUR_MINUTES_END}${COUNTED_AFTER}`
+  + String.raw`|(?<=\bat\s+|${BOOKED_FOR})${HOUR_MINUTES}(?=\s+(?:on\s+)?${DAY_WORD}\b)`, 'gi');
 
 /** The number of minutes said in words ({@link MINUTES_IN_WORDS}: "thirty" 30, "forty five" 45, "oh five" 5). */
 function minutesOf(words: string): number {
@@ -84,8 +105,8 @@ function minutesOf(words: string): number {
 /**
  * `text` with each hour word said "at" next to a day written as its number, padded to the same length (indices hold),
  * for chrono to read: "Saturday at seven" → "Saturday at 7    " (rules 68); and each hour with its minutes and no colon
- * next to a day written with one: "at nine thirty on Friday" → "at 9:30        on Friday", "for 8.15" → "for 8:15"
- * (rules 110).
+ * next to a day written with one: "at nine thirty on Friday" → "at 9:30        on Friday", "booked a table for 8.15 on
+ * Friday" → "for 8:15" (rules 110).
  */
 export function hourWordsAsNumbers(text: string): string {
   return text.replace(HOUR_MINUTES_AT_DAY, (m, ...g: Array<string | undefined>) => {

@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import { factsSaid } from '../../helpers/extract-said.js';
 import { spokenClauses } from '../../../pipelines/memory/spoken-clauses.js';
 import { withListenerBooked } from '../../../pipelines/memory/listener-booked.js';
+import { findDates } from '../../../pipelines/memory/relative-date.js';
 
 const MONDAY = '2026-12-07T10:00:00.000Z';
 
@@ -92,6 +93,49 @@ describe('rules 110: booked times and dates read right', () => {
       const facts = await said(s);
       assert.ok(facts.some(([c]) => /\bMarch 202[67]\b/.test(c)), `${s}: ${JSON.stringify(facts)}`);
     }
+  });
+
+  test('a price or a count after "<day> for" is no hour; one after "for" before the day is one only in a booking', async () => {
+    // Review of rules 110 H1, H2, L4: on 4ca1e50f "… on Saturday 5 December 2026 for Monday 7 December 2026 year olds",
+    // "… for Monday 7 December 2026", "… on Friday 4 December 2026 for Tuesday 8 December 2026 at 8:15pm", "Maria sold
+    // their bike for Saturday 5 December 2026".
+    for (const [s, want] of [
+      ['I booked a party on Saturday for 6 10 year olds.', /\bfor 6 10 year olds\b/],
+      ['I booked a table on Friday for 2 15 year olds.', /\bfor 2 15 year olds\b/],
+      ['I bought the tickets on Friday for 8.50.', /\bfor 8\.50\b/],
+      ['I sold my bike on Saturday for 10 50.', /\bfor 10 50\b/],
+      ['I bought a table on Friday for 8 30 pounds.', /\bfor 8 30 pounds\b/],
+      ['We got a cab on Friday for 12 40 each.', /\bfor 12 40 each\b/],
+      ['I sold my bike for 10 50 on Saturday.', /\bfor 10 50 on Saturday\b/],
+      ['I booked a table on Friday for 8.15.', /\bFriday\b/],
+    ] as const) {
+      const facts = await said(s);
+      assert.ok(facts.some(([c]) => want.test(c)) && !facts.some(([c, , t]) => /\b(?:Monday 7|Tuesday 8) December\b/.test(c)
+        || t === '2026-12-07' || t === '2026-12-08'), `${s}: ${JSON.stringify(facts)}`);
+    }
+  });
+
+  test('a count after "<day> at" is no hour\'s minutes ("at 3 20 people", "at seven twenty people")', () => {
+    // Review of rules 110 M1: on 4ca1e50f the phrases were "On Friday at 3 20", "On Friday at seven twenty", ….
+    for (const [s, count] of [['On Friday at 3 20 people came.', '20'], ['On Friday at seven twenty people showed up.', 'twenty'],
+      ['On Friday at nine thirty people were in the queue.', 'thirty'], ['On Friday at seven twenty five people showed up.', 'twenty'],
+      ['I booked a party on Saturday at 6 10 year olds were there.', '10']] as const) {
+      const phrases = findDates(s, MONDAY).map((d) => d.phrase);
+      assert.ok(phrases.length > 0 && !phrases.some((p) => p.includes(count)), `${s}: ${JSON.stringify(phrases)}`);
+    }
+    // The hour with its minutes stays one.
+    const phrases = findDates('On Friday at seven thirty we ate out.', MONDAY).map((d) => d.phrase);
+    assert.ok(phrases.some((p) => /seven thirty/.test(p)), JSON.stringify(phrases));
+  });
+
+  test('"going to march", "want to march" are the verb; "moved to March" the month', async () => {
+    // Review of rules 110 H3: on 4ca1e50f "Jo is going to March 2027 on Friday 11 December 2026".
+    for (const s of ['Jo is going to march on Friday.', "We're going to march on Saturday.", 'They want to march on Sunday.']) {
+      const facts = await said(s);
+      assert.ok(!facts.some(([c, , t]) => /\bMarch\b/.test(c) || (t ?? '').startsWith('2027-03')), `${s}: ${JSON.stringify(facts)}`);
+    }
+    const facts = await said('We moved the trip to March.');
+    assert.ok(facts.some(([c]) => /\bMarch 202[67]\b/.test(c)), JSON.stringify(facts));
   });
 
   test('"last time" and "previous" stay out of the shared PAST_TIME: its readers would misread them', () => {
