@@ -7,8 +7,7 @@ import * as chrono from 'chrono-node';
 import { bookedFor } from './booked-for.js';
 import { addDays, weekdayOfNextWeek } from './calendar-day.js';
 import { DAY_MS } from '../../graph/core/time.js';
-import { NUMBER_WORDS } from '../../graph/spoken-digits.js';
-import { NIGHT_NAMES, clockOf, hourInstead, hourWordsAsNumbers } from './clock-time.js';
+import { HOUR_WORDS, NIGHT_NAMES, clockOf, hourInstead, hourWordsAsNumbers } from './clock-time.js';
 import { monthAheadYear } from './month-ahead.js';
 import { isHouseNumber, isMarchedTo, isRecurring, isRelativesName } from './not-dates.js';
 import { COUNT as SPAN_COUNT, COUNTED } from './spans.js';
@@ -83,7 +82,7 @@ const LOWER_ABBREVIATION = /^(?:(?:on|last|next|this|coming)\s+)?(?:sun|mon|tues
  * (same length, indices hold) before chrono reads the text, which reads "Sunday now" as now.
  */
 /** "in like an hour", "in about an hour": the filler "like" between "in" and a length, blanked so chrono reads "in an hour" (rules 108). */
-const IN_LIKE = new RegExp(String.raw`(?<=\bin\s+)like(?=\s+(?:an?|${Object.keys(NUMBER_WORDS).filter((w) => NUMBER_WORDS[w]! >= 1 && NUMBER_WORDS[w]! <= 10).join('|')}|\d+|a\s+few|a\s+couple)\b)`, 'gi');
+const IN_LIKE = new RegExp(String.raw`(?<=\bin\s+)like(?=\s+(?:an?|${HOUR_WORDS.slice(0, 10).join('|')}|\d+|a\s+few|a\s+couple)\b)`, 'gi');
 /** "in an hour or so": the hedge after a length from now goes with its phrase, written over with the date (rules 108). */
 const OR_SO_AFTER = /^\s+or\s+so\b/i;
 /** "lasts", "lasted", "lasting": chrono reads "last" in them as a time gone by; a verb of how long, no date (rules 108). */
