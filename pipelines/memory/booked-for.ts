@@ -7,7 +7,7 @@
  */
 import { BOOKING_NOUNS, HOUR_SAID, saysClock } from './clock-time.js';
 import { clauseAround, toldAsPast } from './told-tense.js';
-import { MONTH_SAID } from './months.js';
+import { MONTH_DATE_SAID } from './months.js';
 import { PAST_TIME } from './spoken-clauses.js';
 
 /** Verbs that fix a time for something, in any form ("booked", "have reserved", "I'd arranged"). */
@@ -31,16 +31,17 @@ const FOR_HOUR_BEFORE = new RegExp(String.raw`\bfor\s+${HOUR_SAID}\s+$`, 'i');
 const FOR_IN_PHRASE = /^for\s+(?!(?:a|an|the\s+next|the\s+past|the\s+last|\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|few|couple)\b)/i;
 /**
  * A day or a date, not a span: a weekday ("on" before it after an hour: "for half past 7 on Friday"), today / tonight /
- * tomorrow, a month, a day of the month.
+ * tomorrow, a month (a short form before a day's number: "mar 3", "Sept. 12"; rules 110), a day of the month.
  */
-const A_DAY = new RegExp(String.raw`^(?:for\s+|on\s+)?(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\b|\b(?:${MONTH_SAID})\b|^(?:for\s+)?(?:the\s+)?\d`, 'i');
+const A_DAY = new RegExp(String.raw`^(?:for\s+|on\s+)?(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\b|\b(?:${MONTH_DATE_SAID})\b|^(?:for\s+)?(?:the\s+)?\d`, 'i');
 
 /**
  * A thing booked for a slot of its own (rules 97): a word that only names a booking (clock-time.ts `BOOKING_NOUNS`), a
- * table, a room, a flight, a seat, a court, a lesson… The day and hour said with it ("a table at Luigi's on Friday at
+ * table, a room, a flight, a train, a bus, a ferry (rules 110), a seat, a court, a lesson… The day and hour said with it ("a table at Luigi's on Friday at
  * 7pm") are the slot's.
  */
-const SLOT_THINGS = [...BOOKING_NOUNS, 'table', 'flight', 'room', 'ticket', 'seat', 'court', 'session', 'lesson', 'tour', 'taxi', 'cab'];
+const SLOT_THINGS = [...BOOKING_NOUNS, 'table', 'flight', 'train', 'bus', 'ferry', 'room', 'ticket', 'seat', 'court', 'session', 'lesson', 'tour',
+  'taxi', 'cab'];
 const BOOKED_SLOT = new RegExp(String.raw`\b(?:${SLOT_THINGS.join('|')})s?\b|\bclass(?:es)?\b`, 'i');
 /**
  * Verbs that book a slot, in any form ("booked", "have reserved", "scheduled"), with the auxiliaries before them ("I've",
@@ -64,9 +65,18 @@ const SLOT_OF_THE_DAY = new RegExp(String.raw`\bthe\s+(?:first|last|earliest|lat
  * A time told of the past ("last Friday", "yesterday", "a week ago"; spoken-clauses.ts `PAST_TIME`), or "last time", "the
  * previous time / Friday": its clause's day is no slot ahead. Not "last" or "past" alone (rules 107): "the last flight",
  * "half past 7" are no time gone by. Not "this morning / afternoon" (review of rules 107, H1): today's, it dates the act
- * of booking ("This morning I booked a table on Friday at 8pm" is the coming Friday).
+ * of booking ("This morning I booked a table on Friday at 8pm" is the coming Friday). "last time" and "previous" are
+ * this reader's own, not `PAST_TIME`'s (rules 110): spoken-clauses.ts would cut a clause after them ("i saw him last
+ * time i was in london").
  */
 const TIME_BACK = new RegExp(String.raw`\b(?:(?!this\s)(?:${PAST_TIME})|last\s+time|previous)\b`, 'i');
+/**
+ * The day before today, told of the act ("Yesterday I booked a table on Friday at 8pm", "last night I reserved a room…";
+ * rules 110): a slot booked then with a weekday of its own is no day before it, so the weekday's slot lies ahead.
+ */
+const ACT_DAY_BEFORE = /\b(?:yesterday(?:\s+(?:morning|afternoon|evening|night))?|last\s+night)\b/gi;
+/** An hour of the clock between "at" or "for" and the weekday ("at half past 7 on Friday", "at nine thirty on Friday"; rules 110). */
+const HOUR_BEFORE = new RegExp(String.raw`\b(?:at|for)\s+${HOUR_SAID}\s+$`, 'i');
 /** Where the words said with a weekday end: "for" (another day or thing), a clause's punctuation or joining word. */
 const WITH_DAY_ENDS = /\bfor\b|[,;!?]|\.(?!\d)|\b(?:and|but|so|because|then)\b/i;
 /**
@@ -75,7 +85,7 @@ const WITH_DAY_ENDS = /\bfor\b|[,;!?]|\.(?!\d)|\b(?:and|but|so|because|then)\b/i
  * ("for my birthday", "for the two of us", "for you").
  */
 const FOR_THE_SLOT = new RegExp(String.raw`^(?:\s*(?:at\s+)?[\w:.]+(?:\s*(?:am|pm))?)?\s*,?\s*for\s+(?:(?:[\w'’-]+\s+){0,3}?(?:in|on|next|this)\s+)?`
-  + String.raw`(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|${MONTH_SAID})\b(?!['’]s)`, 'i');
+  + String.raw`(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|${MONTH_DATE_SAID})\b(?!['’]s)`, 'i');
 /** A clause of why or when, to the next break ("because Tom asked me", "before it filled up"): no outcome of the slot. */
 const WHY_OR_WHEN = /\b(?:because|cause|cos|since|as|when|after|before|while|once)\b[^,;.!?]*/gi;
 
@@ -83,22 +93,23 @@ const WHY_OR_WHEN = /\b(?:because|cause|cos|since|as|when|after|before|while|onc
  * True when the weekday `phrase` (at `index` of `text`) is the slot a thing was booked for (rules 97): its clause books
  * (`SLOT_VERB`) a thing of a slot (`BOOKED_SLOT`) and says the hour ("I booked a table at Luigi's on Friday at 7pm", "we
  * have a table booked… on Friday at 7pm", "I've reserved a room on Friday at 3pm") or names the slot by its place in the
- * day ("the last flight on Friday"; rules 107). The day of the act of booking is said with no hour ("I booked the flights
- * on Friday": past), and one told as back ("last Friday at 7pm") stays back.
+ * day ("the last flight on Friday"; rules 107), the hour said before the weekday too ("at half past 7 on Friday"; rules
+ * 110). The day of the act of booking is said with no hour ("I booked the flights on Friday": past), and one told as back
+ * ("last Friday at 7pm") stays back; "yesterday" or "last night" dates the act, not the slot (rules 110).
  */
 function bookedSlot(text: string, index: number, phrase: string): boolean {
   if (!ON_WEEKDAY.test(phrase.trim())) return false;
   const clause = clauseAround(text, index);
-  if (!(SLOT_VERB.test(clause) && BOOKED_SLOT.test(clause) && !TIME_BACK.test(clause))) return false;
+  if (!(SLOT_VERB.test(clause) && BOOKED_SLOT.test(clause) && !TIME_BACK.test(clause.replace(ACT_DAY_BEFORE, ' ')))) return false;
   // The hour said with the weekday ("on Friday at 7pm"), not with another day or thing of the clause ("on Friday for
   // Saturday at 7pm": Friday is the day of the act of booking; rv97 H5); or the slot told by its place in the day ("the
   // last flight on Friday").
   const after = text.slice(index + phrase.length);
-  const timed = saysClock(clause) && (saysClock(phrase) || saysClock(after.split(WITH_DAY_ENDS)[0] ?? ''));
+  const timed = HOUR_BEFORE.test(text.slice(0, index)) || (saysClock(clause) && (saysClock(phrase) || saysClock(after.split(WITH_DAY_ENDS)[0] ?? '')));
   if (!timed && !SLOT_OF_THE_DAY.test(text.slice(0, index))) return false;
   // "… at 6am for our trip in January", "… for Saturday": the slot is that day or thing; the weekday the act's.
   if (FOR_THE_SLOT.test(after)) return false;
-  return !slotGone(text);
+  return !slotGone(text.replace(ACT_DAY_BEFORE, ' '));
 }
 
 /**

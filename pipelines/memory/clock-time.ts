@@ -13,6 +13,15 @@
  */
 import type * as chrono from 'chrono-node';
 import { MONTH_NAMES } from './months.js';
+import { NUMBER_WORDS } from '../../graph/spoken-digits.js';
+
+/**
+ * The hours said as words, "one" to "twelve", in order (the one number table, graph/spoken-digits.ts `NUMBER_WORDS`):
+ * a word's index + 1 is its hour. Every pattern here that reads an hour word builds on it.
+ */
+export const HOUR_WORDS: readonly string[] = Object.keys(NUMBER_WORDS).filter((w) => NUMBER_WORDS[w]! >= 1 && NUMBER_WORDS[w]! <= 12);
+/** {@link HOUR_WORDS} as a pattern's words ("one|two|…|twelve"). */
+const HOUR_WORD = HOUR_WORDS.join('|');
 
 /** Words that say which half of the day a bare hour is in (chrono reads "Friday evening at 7" as 19:00). */
 const HALF_OF_DAY = /\b(?:noon|midday|midnight|morning|afternoon|evening|tonight|night)\b/i;
@@ -21,7 +30,7 @@ const pad = (n: number): string => String(n).padStart(2, '0');
  * A clock time in the words: "7pm", "7:30", "at 7", "noon". chrono also sets an hour for a span from now ("a second",
  * "60 seconds": LoCoMo dev wrote "…at 12:25pm"), which names no clock time.
  */
-const CLOCK_SAID = /\b(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midday|midnight)(?![\w])|\bat\s+(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b/i;
+const CLOCK_SAID = new RegExp(String.raw`\b(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midday|midnight)(?![\w])|\bat\s+(?:\d{1,2}|${HOUR_WORD})\b`, 'i');
 
 /** True when `said` tells a clock time ({@link CLOCK_SAID}: "7pm", "at 7", "noon"). */
 export function saysClock(said: string): boolean {
@@ -32,16 +41,32 @@ export function saysClock(said: string): boolean {
  * A bare hour after "at" ("at 10", "at 4:30", "at seven"), with no am / pm, or an hour with its minutes said anywhere
  * ("booked you in for 9:30 on Monday"; rules 107): "for 2" may be a count, "for 2:15" is an hour.
  */
-const BARE_HOUR = /\bat\s+(?:\d{1,2}(?::\d{2})?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|\b\d{1,2}:\d{2}\b/i;
+const BARE_HOUR = new RegExp(String.raw`\bat\s+(?:\d{1,2}(?::\d{2})?|${HOUR_WORD})\b|\b\d{1,2}:\d{2}\b`, 'i');
 
-/** An hour said as a word ("seven") and as chrono reads it. */
-const HOUR_WORDS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+/** Minutes said as words after an hour word, as a recogniser writes them: "fifteen", "thirty", "forty five", "oh five". */
+const MINUTES_IN_WORDS = String.raw`(?:(?:twenty|thirty|forty|fifty)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|oh\s+(?:one|two|three|four|five|six|seven|eight|nine))`;
+/**
+ * An hour with its minutes and no colon, as a recogniser writes it (rules 110): "8.15", "10 30", "nine thirty", "seven
+ * forty five". Groups: the hour's digits, their minutes; the hour's word, its minutes' words.
+ */
+const HOUR_MINUTES = String.raw`(?:(1[0-2]|0?[1-9])(?:\.|\s+)([0-5]\d)|(${HOUR_WORD})\s+(${MINUTES_IN_WORDS}))`;
+/** Where {@link HOUR_MINUTES} ends: no more of a word or a number after it ("8.15", not "8.150", "8.15.2", "10 30s"). */
+const HOUR_MINUTES_END = String.raw`(?![\w:]|\.\d)`;
+/**
+ * What makes {@link HOUR_MINUTES} said after "<day> at" a count, not an hour's minutes (review of rules 110 M1): a number
+ * word more ("seven twenty five people": the minutes would stop short of it) or a thing counted ("at 3 20 people came",
+ * "6 10 year olds", "12 40 each", "8 30 pounds").
+ */
+const COUNTED_AFTER = String.raw`(?![\s-]+(?:one|two|three|four|five|six|seven|eight|nine|people|persons|guests|kids|children|adults|`
+  + String.raw`year[\s-]*olds?|years?|men|women|boys|girls|of|each|pounds|quid|dollars|bucks|euros)\b)`;
+/** A pattern's source with its capturing groups made non-capturing, to be part of another pattern. */
+const uncaptured = (source: string): string => source.replace(/\((?!\?)/g, '(?:');
 /**
  * An hour said as a time of the clock, a regular expression's source (rules 107): "7pm", "9:30", "half past 7",
  * "quarter to eight"; not a bare number, which may be a count ("a table for 2").
  */
-export const HOUR_SAID = String.raw`(?:(?:half|quarter)\s+(?:past|to)\s+(?:\d{1,2}|${HOUR_WORDS.join('|')})|`
-  + String.raw`\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2})`;
+export const HOUR_SAID = String.raw`(?:(?:half|quarter)\s+(?:past|to)\s+(?:\d{1,2}|${HOUR_WORD})|`
+  + String.raw`\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|${uncaptured(HOUR_MINUTES)}${HOUR_MINUTES_END})`;
 const DAY_WORD = String.raw`(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)`;
 /** Minutes said as words after an hour ("seven thirty", "eleven fifteen", "seven oh five"). */
 const MINUTE_WORD = String.raw`(?:oh|ten|twenty|thirty|forty|fifty|fifteen|five|quarter|half)`;
@@ -50,19 +75,46 @@ const MINUTE_WORD = String.raw`(?:oh|ten|twenty|thirty|forty|fifty|fifteen|five|
  * is part of ("ten past seven", "one or two", "seven-ish") or a phrase that is no time ("at one of his games", "at one
  * point"). "o'clock" is left: chrono reads "7 o'clock".
  */
-const NOT_AN_HOUR_ALONE = String.raw`(?!\s*[-–]|\s+(?:${MINUTE_WORD}|of|point|stage|time)\b|\s+(?:past|to|till|or|and)\s+(?:\d|${HOUR_WORDS.join('|')}|noon|midnight)\b)`;
+const NOT_AN_HOUR_ALONE = String.raw`(?!\s*[-–]|\s+(?:${MINUTE_WORD}|of|point|stage|time)\b|\s+(?:past|to|till|or|and)\s+(?:\d|${HOUR_WORD}|noon|midnight)\b)`;
 /**
  * An hour word, alone, after "at" next to a day ("Saturday at seven", "at seven on Saturday"): chrono reads no hour in
  * words.
  */
-const HOUR_WORD_AT_DAY = new RegExp(String.raw`(?<=\b${DAY_WORD}\s+at\s+)(${HOUR_WORDS.join('|')})\b${NOT_AN_HOUR_ALONE}|(?<=\bat\s+)(${HOUR_WORDS.join('|')})\b(?=\s+(?:on\s+)?${DAY_WORD}\b)`, 'gi');
+const HOUR_WORD_AT_DAY = new RegExp(String.raw`(?<=\b${DAY_WORD}\s+at\s+)(${HOUR_WORD})\b${NOT_AN_HOUR_ALONE}|(?<=\bat\s+)(${HOUR_WORD})\b(?=\s+(?:on\s+)?${DAY_WORD}\b)`, 'gi');
+/**
+ * "for" said in a booking ("booked a table for", "an appointment for"): a number pair after it and before the day is
+ * the slot's hour ("booked a table for 8.15 on Friday"); after "for" in other words it is a price or a count ("sold my
+ * bike for 10 50 on Saturday"; review of rules 110 H1).
+ */
+const BOOKED_FOR = String.raw`\b(?:book(?:s|ed|ing)?|reserv(?:e|es|ed|ing)|reservations?|tables?|appointments?|slots?)\b[^.!?]*?\bfor\s+`;
+/**
+ * An hour with its minutes and no colon ({@link HOUR_MINUTES}: "8.15", "10 30", "nine thirty") next to a day, read by
+ * chrono in none of its forms (rules 110): after "at" or a booking's "for" ({@link BOOKED_FOR}) before the day ("at nine
+ * thirty on Friday", "booked a table for 8.15 on Friday"), or after "<day> at" and not a count ({@link COUNTED_AFTER}:
+ * "Friday at 10 30", not "on Friday at 3 20 people"). After "<day> for" a number pair is a price or a count ("on Friday for
+ * 8.50", "on Saturday for 6 10 year olds"; review of rules 110 H1, H2): not read.
+ */
+const HOUR_MINUTES_AT_DAY = new RegExp(String.raw`(?<=\b${DAY_WORD}\s+at\s+)${HOUR_MINUTES}${HOUR_MINUTES_END}${COUNTED_AFTER}`
+  + String.raw`|(?<=\bat\s+|${BOOKED_FOR})${HOUR_MINUTES}(?=\s+(?:on\s+)?${DAY_WORD}\b)`, 'gi');
+
+/** The number of minutes said in words ({@link MINUTES_IN_WORDS}: "thirty" 30, "forty five" 45, "oh five" 5). */
+function minutesOf(words: string): number {
+  return words.toLowerCase().split(/[\s-]+/).reduce((sum, w) => sum + (NUMBER_WORDS[w] ?? 0), 0);
+}
 
 /**
  * `text` with each hour word said "at" next to a day written as its number, padded to the same length (indices hold),
- * for chrono to read: "Saturday at seven" → "Saturday at 7    " (rules 68).
+ * for chrono to read: "Saturday at seven" → "Saturday at 7    " (rules 68); and each hour with its minutes and no colon
+ * next to a day written with one: "at nine thirty on Friday" → "at 9:30        on Friday", "booked a table for 8.15 on
+ * Friday" → "for 8:15" (rules 110).
  */
 export function hourWordsAsNumbers(text: string): string {
-  return text.replace(HOUR_WORD_AT_DAY, (w) => String(HOUR_WORDS.indexOf(w.toLowerCase()) + 1).padEnd(w.length, ' '));
+  return text.replace(HOUR_MINUTES_AT_DAY, (m, ...g: Array<string | undefined>) => {
+    const [hours, minutes, hourWord, minuteWords] = g[0] !== undefined || g[2] !== undefined ? g : g.slice(4);
+    const hour = hours ?? String(HOUR_WORDS.indexOf(hourWord!.toLowerCase()) + 1);
+    const minute = minutes ?? pad(minutesOf(minuteWords!));
+    return `${hour}:${minute}`.padEnd(m.length, ' ');
+  }).replace(HOUR_WORD_AT_DAY, (w) => String(HOUR_WORDS.indexOf(w.toLowerCase()) + 1).padEnd(w.length, ' '));
 }
 
 /** An outing of the evening, by the lemma of the noun heading it, as the words say it. */
@@ -174,7 +226,7 @@ const BUSINESS_THING = new RegExp(String.raw`\b(?:(?:a|an|the|my|our|his|her|the
  * the meeting is for or over an outing of the evening ({@link FOR_OR_OVER_OUTING}: "meeting Tom for dinner about the trip").
  */
 const MET_ABOUT = new RegExp(String.raw`\bmeet(?:s|ing)?\b(?:\s+[\w'’.-]+){0,3}?\s+about`
-  + String.raw`(?!\s+(?:\d+|${HOUR_WORDS.join('|')}|noon|midday|midnight|half|quarter|an?\s+(?:hour|half|quarter|minute|couple|few))\b)`, 'i');
+  + String.raw`(?!\s+(?:\d+|${HOUR_WORD}|noon|midday|midnight|half|quarter|an?\s+(?:hour|half|quarter|minute|couple|few))\b)`, 'i');
 
 /**
  * The hour of the day (0–23) a bare hour (1–12, no am / pm) said for a day ahead is, by `said` (the words it is said

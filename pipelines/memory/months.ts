@@ -27,6 +27,13 @@ export const MONTH_SAID = MONTHS_SAID.join('|');
 /** The months' short forms as a pattern's words, all twelve but May ("jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec"). */
 export const MONTH_SHORT = 'jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec';
 
+/**
+ * A month as a date says it (rules 110): name or short form ({@link MONTH_SAID}), or one of all twelve short forms
+ * ({@link MONTH_SHORT}) right before a day's number, with or without its dot and in any case, as a recogniser writes it
+ * ("mar 3", "Mar. 3", "Sept. 12"); "I mar the table" names none. A pattern's words, to read between word boundaries.
+ */
+export const MONTH_DATE_SAID = String.raw`${MONTH_SAID}|(?:${MONTH_SHORT})(?=\.?\s+\d)`;
+
 /** A month's short form, with or without its dot ("Dec", "Dec.", "Sept", "Apr."). */
 const SHORT_FORM = new RegExp(String.raw`^(?:${MONTH_SHORT})\.?$`, 'i');
 const NAME = new RegExp(`^(?:${MONTH_NAME})$`, 'i');

@@ -1,7 +1,7 @@
 /**
  * Phrases chrono reads as a date that name none (rules 49): a recurring time ("every weekend", "on Mondays"), a house
- * number after "at" ("we live at 4 Rose Court", read as four o'clock) and a relative named by a month ("my daughter April";
- * rules 89). relative-date.ts leaves them as said.
+ * number after "at" ("we live at 4 Rose Court", read as four o'clock), a relative named by a month ("my daughter April";
+ * rules 89) and the verb "march" ("we will march on Friday"; rules 110). relative-date.ts leaves them as said.
  */
 import { RELATION_ROLES } from './relation-apposition.js';
 import { CAPITALISED_MONTH_NAME, MONTH_SAID } from './months.js';
@@ -60,4 +60,29 @@ export function isRelativesName(text: string, index: number, phrase: string): bo
   const after = text.slice(index + phrase.length);
   if (/^\s*,?\s*\d/.test(after)) return false;
   return RELATION_BEFORE.test(text.slice(0, index)) || (/^\s*$/.test(text.slice(0, index)) && RELATION_AFTER.test(after));
+}
+
+/** Words a month is said after ("in March", "since March", "last March", "the 3rd of March"): "march" after them is the month. */
+const MONTH_BEFORE = /\b(?:in|of|since|until|till|by|from|to|through|before|after|during|this|next|last|early|late|mid|every|each|and|or)\s+$/i;
+/** Words the verb "march" is said after: a subject, a modal ("we march", "they'll march"; "going to march": {@link TO_MARCH_BEFORE}). */
+const MARCHER_BEFORE = /(?:\b(?:I|we|you|they|he|she|will|would|can|could|shall|should|must|might|may|did|do|does|don['’]t|didn['’]t|won['’]t|let['’]s|always|often|usually|never|then)|['’]ll)\s+$/i;
+/**
+ * A verb and its "to" before the verb "march" ("going to march", "want to march", "have to march"; review of rules 110
+ * H3), tested before {@link MONTH_BEFORE}, which has "to" for "moved to March".
+ */
+const TO_MARCH_BEFORE = /\b(?:(?:going|want(?:s|ed)?|need(?:s|ed)?|ha(?:ve|s|d)|got|ought|used|tr(?:y|ies|ied|ying)|plan(?:s|ning)?)\s+to|gonna|wanna)\s+$/i;
+/** Words the verb "march" is said before: "march on", "march off", "march through the town", "march down to…". */
+const MARCHED_AFTER = /^\s+(?:on|off|in|into|out|through|past|down|up|along|around|across|towards?|back)\b(?!\s+(?:the\s+)?\d)/i;
+
+/**
+ * True when the date phrase `phrase` (at `index` of `text`) is the verb "march", not the month (rules 110): "march" alone,
+ * after a subject, a modal or a verb's "to" ("we will march on Friday", "they march every year", "going to march") or
+ * before a particle ("march on", "march through the town"), and not after a word a month is said after ("in March on a cheap flight").
+ */
+export function isMarchedTo(text: string, index: number, phrase: string): boolean {
+  if (!/^march$/i.test(phrase.trim())) return false;
+  const before = text.slice(0, index);
+  if (TO_MARCH_BEFORE.test(before)) return true;
+  if (MONTH_BEFORE.test(before)) return false;
+  return MARCHER_BEFORE.test(before) || MARCHED_AFTER.test(text.slice(index + phrase.length));
 }

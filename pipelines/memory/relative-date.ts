@@ -7,14 +7,14 @@ import * as chrono from 'chrono-node';
 import { bookedFor } from './booked-for.js';
 import { addDays, weekdayOfNextWeek } from './calendar-day.js';
 import { DAY_MS } from '../../graph/core/time.js';
-import { NIGHT_NAMES, clockOf, hourInstead, hourWordsAsNumbers } from './clock-time.js';
+import { HOUR_WORDS, NIGHT_NAMES, clockOf, hourInstead, hourWordsAsNumbers } from './clock-time.js';
 import { monthAheadYear } from './month-ahead.js';
-import { isHouseNumber, isRecurring, isRelativesName } from './not-dates.js';
+import { isHouseNumber, isMarchedTo, isRecurring, isRelativesName } from './not-dates.js';
 import { COUNT as SPAN_COUNT, COUNTED } from './spans.js';
 import { clauseAround, toldAsPast, toldInPerfect, toldJustDone } from './told-tense.js';
 import { WEEK_FROM, mondayOf, weekFrom } from './week-from.js';
 import { weekdaysOfWeeks, withoutWeekdaysOfWeeks } from './weekday-of-week.js';
-import { MONTHS_SAID, MONTH_SAID, MONTH_SHORT } from './months.js';
+import { MONTHS_SAID, MONTH_DATE_SAID, MONTH_SAID, MONTH_SHORT } from './months.js';
 
 /** One date phrase found in a sentence. */
 export interface FoundDate {
@@ -82,7 +82,7 @@ const LOWER_ABBREVIATION = /^(?:(?:on|last|next|this|coming)\s+)?(?:sun|mon|tues
  * (same length, indices hold) before chrono reads the text, which reads "Sunday now" as now.
  */
 /** "in like an hour", "in about an hour": the filler "like" between "in" and a length, blanked so chrono reads "in an hour" (rules 108). */
-const IN_LIKE = /(?<=\bin\s+)like(?=\s+(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|\d+|a\s+few|a\s+couple)\b)/gi;
+const IN_LIKE = new RegExp(String.raw`(?<=\bin\s+)like(?=\s+(?:an?|${HOUR_WORDS.slice(0, 10).join('|')}|\d+|a\s+few|a\s+couple)\b)`, 'gi');
 /** "in an hour or so": the hedge after a length from now goes with its phrase, written over with the date (rules 108). */
 const OR_SO_AFTER = /^\s+or\s+so\b/i;
 /** "lasts", "lasted", "lasting": chrono reads "last" in them as a time gone by; a verb of how long, no date (rules 108). */
@@ -305,10 +305,10 @@ export function eventOfClause(content: string, sentence: string, refIso: string,
 
 /**
  * A day or a date named after "for" ("my flight is booked for Friday", "reserved for tomorrow", "scheduled for March
- * 3rd", "planned for the 15th of May"): when, not how long. A span ("for a month", "for the next few days", "for the
+ * 3rd", "planned for the 15th of May", "for mar 3"; rules 110): when, not how long. A span ("for a month", "for the next few days", "for the
  * weekend") is none.
  */
-const NAMED_DAY = new RegExp(String.raw`^(?:(?:next|this|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\b|\b(?:${MONTH_SAID})\b|^\d`, 'i');
+const NAMED_DAY = new RegExp(String.raw`^(?:(?:next|this|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\b|\b(?:${MONTH_DATE_SAID})\b|^\d`, 'i');
 const SPAN_UNIT = /\b(?:seconds?|minutes?|hours?|days|weeks?|weekends?|fortnights?|months?|years?|decades?)\b/i;
 
 /**
@@ -481,7 +481,11 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     dayOfWeek(r.index);
     // "until Friday, so…": chrono keeps the comma.
     // The words as said ("last Tues"), the rest of a word chrono read in part included.
-    const said = r.text.length + (/^[a-z]*/i.exec(text.slice(r.index + r.text.length))?.[0].length ?? 0);
+    let said = r.text.length + (/^[a-z]*/i.exec(text.slice(r.index + r.text.length))?.[0].length ?? 0);
+    // "on Friday at seven thirty": an hour written shorter for chrono, padded (clock-time.ts `hourWordsAsNumbers`); the
+    // words as said run to the end of the padding (rules 110).
+    const padding = /^ +/.exec(readable.slice(r.index + said))?.[0].length ?? 0;
+    said += text.slice(r.index + said, r.index + said + padding).trimEnd().length;
     // "14–18 Dec.": the full stop that ends the sentence is no part of the phrase (the fact's text leaves it out; rules 111).
     const read = text.slice(r.index, r.index + said).trim().replace(/[,;:]+$/, '').replace(/\.$/, (m, at: number, all: string) => (/^\s*$/.test(text.slice(r.index + said)) && !ABBREVIATED_END.test(all) ? '' : m));
     // "in an hour or so": the hedge is written over with the date.
@@ -491,7 +495,9 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     if (TIME_OF_DAY.test(phrase) || isFrequency(text, r.index, phrase)) continue;
     // "every weekend", "every Monday": a habit, no one day; "we live at 4 Rose Court": a house number, no time (rules 49).
     // "My daughter April starts school": a relative's name, no month (rules 89).
-    if (isRecurring(text, r.index, phrase) || isHouseNumber(text, r.index, phrase) || isRelativesName(text, r.index, phrase)) continue;
+    // "We will march on Friday": the verb, no month (rules 110).
+    if (isRecurring(text, r.index, phrase) || isHouseNumber(text, r.index, phrase) || isRelativesName(text, r.index, phrase)
+      || isMarchedTo(text, r.index, phrase)) continue;
     // "So, I sat with her": a weekday's abbreviation is one only with its capital ("last Sat", not "sat").
     if (LOWER_ABBREVIATION.test(phrase)) continue;
     // "a weekend yoga class", "my weekend plans": the word names a kind of thing, not a day.
@@ -578,7 +584,8 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     const duration = DURATION.test(phrase) || (/\bfor\s+(?:the\s+)?$/i.test(text.slice(0, r.index)) && !namesDay(phrase))
       || (SPEND_BEFORE.test(text.slice(0, r.index)) && COUNTED.test(phrase)) || bareLength(text, r.index, phrase);
     const since = duration ? startOfPerfect(text, r, instant) : null;
-    const clock = duration || week || date.length !== 10 ? null : clockOf(r.start, phrase, !back, text);
+    // "at nine thirty on Friday": the hour as chrono read it ("at 9:30"; clock-time.ts `hourWordsAsNumbers`, rules 110).
+    const clock = duration || week || date.length !== 10 ? null : clockOf(r.start, readable.slice(r.index, r.index + phrase.length), !back, text);
     // "We have date night at 8", "we have dinner at 8", said at 10am: chrono read the bare hour as 8am, gone by, and rolled
     // it to tomorrow; read as the evening (`clockOf`) it is still ahead today, so today's (rv97 H4).
     if (clock && !back && BARE_HOUR_ALONE.test(phrase.trim()) && date === addDays(dayStart, 1) && `${dayStart}T${clock}` > refIso.slice(0, 16)) date = dayStart;
