@@ -200,6 +200,11 @@ function toldAsDone(sentence: string, at: number): boolean {
   return !NOT_ENDED_YET.test(clauseBefore(sentence, at));
 }
 
+/** True when `sentence` is asked: it ends with a question mark. */
+function asks(sentence: string): boolean {
+  return /\?\s*$/.test(sentence);
+}
+
 /** The words of the clause of `sentence` before `at`: from the last stop, comma or "and" / "but" / "so" before it. */
 function clauseBefore(sentence: string, at: number): string {
   return sentence.slice(0, at).split(/[,.;:!?]|\s(?:and|but|so)\s/i).pop() ?? '';
@@ -250,7 +255,7 @@ function cancelNotTold(sentence: string, at: number): boolean {
 export function cancellationNotTold(sentence: string): boolean {
   const found = [...sentence.matchAll(CANCEL_WORD)];
   if (found.length === 0) return false;
-  return found.every((m) => (/\?\s*$/.test(sentence) && !CANCEL_ASKED.test(clauseBefore(sentence, m.index))) || cancelNotTold(sentence, m.index));
+  return found.every((m) => (asks(sentence) && !CANCEL_ASKED.test(clauseBefore(sentence, m.index))) || cancelNotTold(sentence, m.index));
 }
 
 /** A whole-job ending: the employer slot ends, and the role with it (`ends`). */
@@ -476,7 +481,7 @@ const NOT_DONE = new RegExp([
 
 /** True when `sentence` reports something done, not denied, wished or asked about. */
 function reportsDone(sentence: string): boolean {
-  if (/\?\s*$/.test(sentence)) return false;
+  if (asks(sentence)) return false;
   const re = new RegExp(DONE.source, 'gi');
   for (let m = re.exec(sentence); m; m = re.exec(sentence)) {
     if (!NOT_DONE.test(sentence.slice(0, m.index))) return true;
@@ -490,10 +495,10 @@ function reportsDone(sentence: string): boolean {
  * without them") or asked about ("Have you finished the beds?").
  */
 export function settles(sentence: string): Settles | null {
-  if ((CANCELLED.test(sentence) && !cancellationNotTold(sentence)) || (CHANGE_OF_MIND.test(sentence) && WONT.test(sentence) && !/\?\s*$/.test(sentence)) || (DONT.test(sentence) && !/\?\s*$/.test(sentence))) return 'cancelled';
+  if ((CANCELLED.test(sentence) && !cancellationNotTold(sentence)) || (CHANGE_OF_MIND.test(sentence) && WONT.test(sentence) && !asks(sentence)) || (DONT.test(sentence) && !asks(sentence))) return 'cancelled';
   // "Change of plan, we're going on Sunday now", "we moved it to Sunday", "it's Sunday, not Saturday": a new time (fix9).
   if (INSTEAD.test(sentence) || MOVED.test(sentence) || retellsTime(sentence)) return 'instead';
-  if (DECIDED.test(sentence) && !/\?\s*$/.test(sentence)) return 'decided';
+  if (DECIDED.test(sentence) && !asks(sentence)) return 'decided';
   if (reportsDone(sentence)) return 'done';
   return null;
 }
