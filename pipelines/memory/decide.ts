@@ -702,7 +702,11 @@ export class RuleDecider implements Decider {
         ? plans.find((c) => c.fact.planObject && whose(c) && cancelsPlanItself(fact.planObject!, by ? ownObject(c.fact.content, c.fact.planObject) : c.fact.planObject)) : undefined;
       // A cancellation of someone's thing closes none of another's, the speaker's own either ("Tom's concert got cancelled"
       // with no plan of Tom's; rules 109).
-      const theirs = (c: Candidate): boolean => fact.settles !== 'cancelled' || !owner || ofPerson(c.fact, owner);
+      // Someone else's cancelling may still be of the speaker's arrangement with them or of an event told for a day ("Tom
+      // cancelled lunch" / "…having lunch with Tom", "my landlord cancelled the viewing" / "Maria has a flat viewing…").
+      const involved = (c: Candidate): boolean => doer !== undefined && owner === doer
+        && (c.fact.planObject?.event === true || new RegExp(String.raw`\b${doer.replace(/[^\p{L}-]/gu, '')}\b`, 'iu').test(c.fact.content));
+      const theirs = (c: Candidate): boolean => fact.settles !== 'cancelled' || !owner || ofPerson(c.fact, owner) || involved(c);
       const open = itself ?? plans.find(theirs)
         ?? candidates.find((c) => (fact.settles === 'instead' || fact.settles === 'cancelled') && c.fact.planObject?.event === true && fits(c) && theirs(c));
       // "Let's do Saturday at seven instead", "can we do 7 instead?": an alternative naming only a new time moves the latest
