@@ -162,6 +162,37 @@ function aboutPlan(outcome: ExtractedFact, open: Fact, names: string[] | undefin
   return sameTopic(outcome.content, open.content, names) && (how !== 'decided' || PROPOSAL.test(open.content));
 }
 
+/** A day, a month or a week named in a cancellation ("on Saturday", "Saturday's", "next Friday", "in March", "tonight"). */
+const DATE_NAMED = new RegExp(String.raw`\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|${MONTH_NAMES.join('|')}|today|tonight|tomorrow|yesterday|weekend|week|month)\b`, 'i');
+/** A day or a month named as the event's, not only when it was called off ("I cancelled the gym today"). */
+const EVENT_DAY_NAMED = new RegExp(String.raw`\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|${MONTH_NAMES.join('|')}|tomorrow|weekend|next)\b`, 'i');
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
+/**
+ * True when the cancellation `outcome` (said in `said`) names no date, or the date it names is the plan `open`'s: its day,
+ * the month or the week it names holding it ("in March 2027" is of no plan on 11 December; review-cancel2 H1-H5). A bare
+ * weekday ("Friday's concert got cancelled", read as the Friday past) is the plan's when the weekday is. `strict` (a plan
+ * matched only by naming its thing): a date named with none resolved, or a plan with no date, is no match; otherwise
+ * they are, as a day named only as today or yesterday may be when it was called off.
+ */
+function onPlanDate(outcome: ExtractedFact, open: Fact, said: string, strict: boolean): boolean {
+  const named = outcome.eventTime ?? null;
+  if (!named) return !strict || !DATE_NAMED.test(outcome.content);
+  const day = open.eventTime?.slice(0, 10);
+  if (!day) return !strict;
+  if (!strict && !EVENT_DAY_NAMED.test(said)) return true;
+  if (named.length === 7) return day.startsWith(named);
+  if (/\bweek of\b/i.test(outcome.content)) {
+    const from = Date.parse(named.slice(0, 10));
+    const at = Date.parse(day);
+    return at >= from && at < from + 7 * 86_400_000;
+  }
+  if (named.slice(0, 10) === day) return true;
+  const weekday = WEEKDAYS[new Date(`${day}T12:00:00Z`).getUTCDay()]!;
+  return !/\d|\b(?:next|last|this)\b/i.test(outcome.content) && new RegExp(String.raw`\b${weekday}\b`, 'i').test(outcome.content)
+    && WEEKDAYS[new Date(`${named.slice(0, 10)}T12:00:00Z`).getUTCDay()] === weekday;
+}
+
 /** Verbs that report what someone said or heard ("Tom said his concert got cancelled"): the cancellation is what they report. */
 const REPORTING = new Set(['say', 'tell', 'mention', 'text', 'message', 'email', 'hear', 'write']);
 
@@ -672,9 +703,12 @@ export class RuleDecider implements Decider {
       // An outcome settles a plan about the same thing, and a dated plan is not done before its day.
       // A cancellation naming the plan's own thing ("the concert was called off" / "going to a concert") may be told in
       // words further from it (rules 109).
+      // Only on the plan's own date where it names one ("the concert on Saturday is off" is not of Friday's concert;
+      // review-cancel2 H1-H5).
       const near = (c: Candidate): boolean => c.score >= this.#settle
-        || (fact.settles === 'cancelled' && c.score >= this.#cancelNamed && cancelNamesPlan(fact, c.fact) === true);
-      const fits = (c: Candidate): boolean => near(c)
+        || (fact.settles === 'cancelled' && c.score >= this.#cancelNamed && onPlanDate(fact, c.fact, said ?? fact.content, true) && cancelNamesPlan(fact, c.fact) === true);
+      const onDate = (c: Candidate): boolean => fact.settles !== 'cancelled' || onPlanDate(fact, c.fact, said ?? fact.content, false);
+      const fits = (c: Candidate): boolean => near(c) && onDate(c)
         && aboutPlan(fact, c.fact, names) && !(fact.settles === 'done' && notYetDue(c.fact, time));
       // A plan first; an event told for a day ("the match is on Saturday") only when no plan is about the same thing, and
       // only by a reschedule or a cancellation.
@@ -726,7 +760,9 @@ export class RuleDecider implements Decider {
       // "Cancel the repair" after "can you move my repair…": the booking of the repair (an event told for a day, or a
       // statement of it) ends with the request about it, not only the latest plan-like fact (trial11 F2).
       // Someone's thing cancelled takes no booking of another's with it (rules 106: "Tom is going to a concert on Saturday").
-      const booked = withdrawn && moved?.fact.planObject?.event !== true
+      // Not beside a plan matched only by naming its thing under `settleCosine` (review-cancel2 H3: "the concert was called
+      // off" closes the speaker's concert, not Tom's as well).
+      const booked = withdrawn && moved?.fact.planObject?.event !== true && !(moved && moved.score < this.#settle)
         ? cancelledBookings(fact, candidates, this.#settle).filter((c) => c !== moved && (!owner || ofPerson(c.fact, owner))) : [];
       if (moved && withdrawn) return calledOff(fact, [moved.fact.id, ...booked.map((c) => c.fact.id)]);
       if (booked.length > 0) return { op: 'DELETE', targetIds: booked.map((c) => c.fact.id) };
