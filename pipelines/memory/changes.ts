@@ -446,12 +446,21 @@ const CANCELLED = /\b(?:won['’]t be able to|(?:won['’]t|will not) be \w+ing|
  * happens on a day, then "is / was / 's off", not before "to / the / of / on…" (rules 109). Not a light, a person ("I'm off
  * on Friday") or a day off ("take the day off"), nor a start ("is off to a great start").
  */
-const EVENT_OFF = /\b(?:concerts?|gigs?|shows?|part(?:y|ies)|lunch|dinner|breakfast|brunch|drinks|meetings?|trips?|match|game|wedding|date(?: night)?|class|lessons?|appointments?|events?|festival|holiday|picnic|barbecue|bbq|visit|tour|rehearsal|practice|training|interview|plans?|flights?|hike|movie|film|play|performance|celebration|sleepover|playdate|reunion|book club)(?:\s+(?:with|at|in|on|for|to|this|next|tonight|tomorrow)\b[^,.;:!?]*?)?\s*(?:\s(?:is|are|was|were)|['’]s)\s+(?:(?:now|definitely|officially|totally|completely|all|sadly|unfortunately|apparently)\s+)?off\b(?!\s+(?:to|the|of|at|from|into|with|on|in|and)\b)/i;
+const EVENT_OFF = /\b(?:concerts?|gigs?|shows?|part(?:y|ies)|lunch|dinner|breakfast|brunch|drinks|meetings?|trips?|match|game|wedding|date(?: night)?|class|lessons?|appointments?|events?|festival|holiday|picnic|barbecue|bbq|visit|tour|rehearsal|practice|training|interview|plans?|flights?|hike|movie|film|play|performance|celebration|sleepover|playdate|reunion|book club|viewing|opera|ballet|recital|session|meetup|meet-up)(?:\s+(?:with|at|in|on|for|to|this|next|tonight|tomorrow)\b[^,.;:!?]*?)?\s*(?:\s(?:is|are|was|were)|['’]s)\s+(?:(?:now|definitely|officially|totally|completely|all|sadly|unfortunately|apparently)\s+)?off\b(?!\s+(?:to|the|of|at|from|into|with|on|in|and)\b)/i;
 
 /** True when `sentence` tells an event as off ({@link EVENT_OFF}), not asked or in a condition ("if the concert is off"). */
 function eventOff(sentence: string): boolean {
   const m = EVENT_OFF.exec(sentence);
   return m !== null && !asks(sentence) && !CANCEL_IF.test(clauseBefore(sentence, m.index));
+}
+
+/**
+ * True when `sentence` tells an event as not off ("the concert is not off after all", "the party isn't off"): it is still
+ * on, nothing withdrawn (review-cancel2 M3).
+ */
+export function eventNotOff(sentence: string): boolean {
+  const on = sentence.replace(/\bnot\s+off\b/i, 'off').replace(/(?<=\w)n['’]t\s+off\b/i, ' off');
+  return on !== sentence && eventOff(on);
 }
 
 /** "The new printer is up and running": set up and working, a plan to set it up done. */
