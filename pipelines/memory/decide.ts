@@ -171,9 +171,9 @@ const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'frida
 /**
  * True when the cancellation `outcome` (said in `said`) names no date, or the date it names is the plan `open`'s: its day,
  * the month or the week it names holding it ("in March 2027" is of no plan on 11 December; review-cancel2 H1-H5). A bare
- * weekday ("Friday's concert got cancelled", read as the Friday past) is the plan's when the weekday is. `strict` (a plan
- * matched only by naming its thing): a date named with none resolved, or a plan with no date, is no match; otherwise
- * they are, as a day named only as today or yesterday may be when it was called off.
+ * weekday as said ("Friday's concert got cancelled", "the match on Saturday was called off", read as the day past) is the
+ * plan's when the weekday is. `strict` (a plan matched only by naming its thing): a date named with none resolved, or a
+ * plan with no date, is no match; otherwise they are, as a day named only as today or yesterday may be when it was called off.
  */
 function onPlanDate(outcome: ExtractedFact, open: Fact, said: string, strict: boolean): boolean {
   const named = outcome.eventTime ?? null;
@@ -189,7 +189,7 @@ function onPlanDate(outcome: ExtractedFact, open: Fact, said: string, strict: bo
   }
   if (named.slice(0, 10) === day) return true;
   const weekday = WEEKDAYS[new Date(`${day}T12:00:00Z`).getUTCDay()]!;
-  return !/\d|\b(?:next|last|this)\b/i.test(outcome.content) && new RegExp(String.raw`\b${weekday}\b`, 'i').test(outcome.content)
+  return !/\d|\b(?:next|last|this)\b/i.test(said) && new RegExp(String.raw`\b${weekday}\b`, 'i').test(said)
     && WEEKDAYS[new Date(`${named.slice(0, 10)}T12:00:00Z`).getUTCDay()] === weekday;
 }
 

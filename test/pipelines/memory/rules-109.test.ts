@@ -193,6 +193,12 @@ describe('rules 109 after review: a cancellation naming a date closes only a pla
     }
   });
 
+  test('a bare weekday told in the past tense is the plan\'s day', async () => {
+    // A guard: closed on main; the past tense reads "on Saturday" as the Saturday past.
+    closes(split(await factsAfter('t-109-past-day', ["I'm going to the match on Saturday.", 'The match on Saturday was called off.'])),
+      /^Maria is going to the match on Saturday/, 'The match on Saturday was called off.');
+  });
+
   test('H6 pinned: "I heard the concert got cancelled" with Tom\'s concert the same day closes one of the two', async () => {
     // Ambiguous: the branch closes the speaker's own (main closed Tom's). Pinned so a change of choice is seen.
     const { open, closed } = split(await factsAfter('t-109-heard', [CONCERT, TOMS, 'I heard the concert got cancelled.']));
