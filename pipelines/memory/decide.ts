@@ -761,9 +761,9 @@ export class RuleDecider implements Decider {
       // statement of it) ends with the request about it, not only the latest plan-like fact (trial11 F2).
       // Someone's thing cancelled takes no booking of another's with it (rules 106: "Tom is going to a concert on Saturday").
       // Not beside a plan matched only by naming its thing under `settleCosine` (review-cancel2 H3: "the concert was called
-      // off" closes the speaker's concert, not Tom's as well).
+      // off" closes the speaker's concert, not Tom's as well), nor one on another day than the cancellation names.
       const booked = withdrawn && moved?.fact.planObject?.event !== true && !(moved && moved.score < this.#settle)
-        ? cancelledBookings(fact, candidates, this.#settle).filter((c) => c !== moved && (!owner || ofPerson(c.fact, owner))) : [];
+        ? cancelledBookings(fact, candidates, this.#settle).filter((c) => c !== moved && onDate(c) && (!owner || ofPerson(c.fact, owner))) : [];
       if (moved && withdrawn) return calledOff(fact, [moved.fact.id, ...booked.map((c) => c.fact.id)]);
       if (booked.length > 0) return { op: 'DELETE', targetIds: booked.map((c) => c.fact.id) };
       // Told again at the time it is at already ("Done, moved to Thursday at 3pm" after "can we move it to Thursday at 3pm
