@@ -200,6 +200,11 @@ function toldAsDone(sentence: string, at: number): boolean {
   return !NOT_ENDED_YET.test(clauseBefore(sentence, at));
 }
 
+/** True when `sentence` is asked: it ends with a question mark. */
+function asks(sentence: string): boolean {
+  return /\?\s*$/.test(sentence);
+}
+
 /** The words of the clause of `sentence` before `at`: from the last stop, comma or "and" / "but" / "so" before it. */
 function clauseBefore(sentence: string, at: number): string {
   return sentence.slice(0, at).split(/[,.;:!?]|\s(?:and|but|so)\s/i).pop() ?? '';
@@ -250,7 +255,7 @@ function cancelNotTold(sentence: string, at: number): boolean {
 export function cancellationNotTold(sentence: string): boolean {
   const found = [...sentence.matchAll(CANCEL_WORD)];
   if (found.length === 0) return false;
-  return found.every((m) => (/\?\s*$/.test(sentence) && !CANCEL_ASKED.test(clauseBefore(sentence, m.index))) || cancelNotTold(sentence, m.index));
+  return found.every((m) => (asks(sentence) && !CANCEL_ASKED.test(clauseBefore(sentence, m.index))) || cancelNotTold(sentence, m.index));
 }
 
 /** A whole-job ending: the employer slot ends, and the role with it (`ends`). */
@@ -436,6 +441,28 @@ function fill(sentence: string, isNounPhrase: (phrase: string) => boolean): Slot
  * to cancel it" (a cancelling denied) do not.
  */
 const CANCELLED = /\b(?:won['’]t be able to|(?:won['’]t|will not) be \w+ing|(?:won['’]t|will not|(?:do|does)(?:n['’]t| not)) need\b|given up (?:on|the)\b|gave up (?:on|the)\b|can['’]t (?:do it|make it)|(?<!(?:(?:n['’]t|\bnot|\bnever)(?:\s+(?:yet|even|still|been|got(?:ten)? (?:a)?round to|managed to|had (?:the |a )?(?:time|chance) to))?|\bforg[eo]t to)\s+)cancel(?:l?ed|ling)?|call(?:ed)? off|(?:pull(?:ed|ing)?|back(?:ed|ing)?) out of|decided (?:to skip|against|not to)|(?:forget|never mind) about|not going to|skip(?:ping)? the|drop(?:ped)? the(?!(?:\s+[\w'’-]+){1,3}\s+off\b))\b/i;
+/**
+ * An event told as off ("the concert is off", "lunch with Tom is off", "the match is off because of the rain"): a thing that
+ * happens on a day, then "is / was / 's off", not before "to / the / of / on…" (rules 109). Not a light, a person ("I'm off
+ * on Friday") or a day off ("take the day off"), nor a start ("is off to a great start").
+ */
+const EVENT_OFF = /\b(?:concerts?|gigs?|shows?|part(?:y|ies)|lunch|dinner|breakfast|brunch|drinks|meetings?|trips?|match|game|wedding|date(?: night)?|class|lessons?|appointments?|events?|festival|holiday|picnic|barbecue|bbq|visit|tour|rehearsal|practice|training|interview|plans?|flights?|hike|movie|film|play|performance|celebration|sleepover|playdate|reunion|book club|viewing|opera|ballet|recital|session|meetup|meet-up)(?:\s+(?:with|at|in|on|for|to|this|next|tonight|tomorrow)\b[^,.;:!?]*?)?\s*(?:\s(?:is|are|was|were)|['’]s)\s+(?:(?:now|definitely|officially|totally|completely|all|sadly|unfortunately|apparently)\s+)?off\b(?!\s+(?:to|the|of|at|from|into|with|on|in|and)\b)/i;
+
+/** True when `sentence` tells an event as off ({@link EVENT_OFF}), not asked or in a condition ("if the concert is off"). */
+function eventOff(sentence: string): boolean {
+  const m = EVENT_OFF.exec(sentence);
+  return m !== null && !asks(sentence) && !CANCEL_IF.test(clauseBefore(sentence, m.index));
+}
+
+/**
+ * True when `sentence` tells an event as not off ("the concert is not off after all", "the party isn't off"): it is still
+ * on, nothing withdrawn (review-cancel2 M3).
+ */
+export function eventNotOff(sentence: string): boolean {
+  const on = sentence.replace(/\bnot\s+off\b/i, 'off').replace(/(?<=\w)n['’]t\s+off\b/i, ' off');
+  return on !== sentence && eventOff(on);
+}
+
 /** "The new printer is up and running": set up and working, a plan to set it up done. */
 const DONE = /\b(?:finished|done|completed|installed|built|delivered|sent|brought|fixed|took care of|handed in|are ready|is ready|up and running)\b/i;
 /**
@@ -476,7 +503,7 @@ const NOT_DONE = new RegExp([
 
 /** True when `sentence` reports something done, not denied, wished or asked about. */
 function reportsDone(sentence: string): boolean {
-  if (/\?\s*$/.test(sentence)) return false;
+  if (asks(sentence)) return false;
   const re = new RegExp(DONE.source, 'gi');
   for (let m = re.exec(sentence); m; m = re.exec(sentence)) {
     if (!NOT_DONE.test(sentence.slice(0, m.index))) return true;
@@ -490,10 +517,10 @@ function reportsDone(sentence: string): boolean {
  * without them") or asked about ("Have you finished the beds?").
  */
 export function settles(sentence: string): Settles | null {
-  if ((CANCELLED.test(sentence) && !cancellationNotTold(sentence)) || (CHANGE_OF_MIND.test(sentence) && WONT.test(sentence) && !/\?\s*$/.test(sentence)) || (DONT.test(sentence) && !/\?\s*$/.test(sentence))) return 'cancelled';
+  if ((CANCELLED.test(sentence) && !cancellationNotTold(sentence)) || eventOff(sentence) || (CHANGE_OF_MIND.test(sentence) && WONT.test(sentence) && !asks(sentence)) || (DONT.test(sentence) && !asks(sentence))) return 'cancelled';
   // "Change of plan, we're going on Sunday now", "we moved it to Sunday", "it's Sunday, not Saturday": a new time (fix9).
   if (INSTEAD.test(sentence) || MOVED.test(sentence) || retellsTime(sentence)) return 'instead';
-  if (DECIDED.test(sentence) && !/\?\s*$/.test(sentence)) return 'decided';
+  if (DECIDED.test(sentence) && !asks(sentence)) return 'decided';
   if (reportsDone(sentence)) return 'done';
   return null;
 }

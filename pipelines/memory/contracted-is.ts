@@ -9,6 +9,8 @@ import type { WinkMethods } from 'wink-nlp';
 
 /** Tags that may stand between "'s" and the noun a possessive names ("Maya's big old house"). */
 const MODIFIERS = new Set(['ADJ', 'ADV']);
+/** A verb of the clause after its subject: "'s booking got cancelled", "'s meeting is off" (`readAs`). */
+const FINITE = /^(?:is|are|was|were|got|gets|has|had|have|will|would|did|does|went|['’]s)$/i;
 /** Tags of what a possessive names. */
 const NOUNS = new Set(['NOUN', 'PROPN', 'NUM', 'PRON']);
 
@@ -47,7 +49,12 @@ export function withContractedIs(nlp: WinkMethods, text: string): string {
 /** What "'s" before token `j` stands for, or null for a possessive. */
 function readAs(words: string[], tags: string[], j: number, next: string): string | null {
   if (next === 'been' || next === 'got') return 'has';
-  if (next === 'not' || /^(?:a|an)$/.test(next) || (tags[j] === 'VERB' && /ing$/.test(next))) return 'is';
+  // "Tom's booking got cancelled", "Tom's wedding was called off": an "-ing" word before the clause's own verb is the
+  // noun "'s" owns (rules 109: it was read "Tom is booking got cancelled").
+  const gerund = tags[j] === 'VERB' && /ing$/.test(next) && FINITE.test(words[j + 1] ?? '');
+  // "The party's off", "Tom's off on Friday": "off" with no noun after it is a state (rules 109).
+  if (next === 'off' && !NOUNS.has(tags[j + 1] ?? '')) return 'is';
+  if (next === 'not' || /^(?:a|an)$/.test(next) || (tags[j] === 'VERB' && /ing$/.test(next) && !gerund)) return 'is';
   let m = j;
   while (m < words.length && MODIFIERS.has(tags[m]!)) m++;
   if (m === j) return null;

@@ -103,6 +103,11 @@ export interface RuleDeciderOptions {
    * (`valueChanged`: "I changed your order to size 56" / "Maria would like to order a road bike in size 54", 0.38); default 0.25.
    */
   valueChangeCosine?: number;
+  /**
+   * Cosine at or above which a cancellation that names the plan's own thing or action ("the concert was called off" /
+   * "Maria is going to a concert", 0.39; `cancelsByObject`) closes it, below `settleCosine`; default 0.25.
+   */
+  cancelNamedCosine?: number;
 }
 
 /**
@@ -151,10 +156,55 @@ function aboutPlan(outcome: ExtractedFact, open: Fact, names: string[] | undefin
   }
   if (how && outcome.planObject && open.planObject) {
     if (how !== 'cancelled') return settlesByObject(how, outcome.planObject, open.planObject, outcome.content, open.content);
-    const named = cancelsByObject(outcome.planObject, ownObject(open.content, open.planObject), undefined, { cancel: outcome.content, plan: open.content });
+    const named = cancelNamesPlan(outcome, open);
     if (named !== null) return named;
   }
   return sameTopic(outcome.content, open.content, names) && (how !== 'decided' || PROPOSAL.test(open.content));
+}
+
+/** A day, a month or a week named in a cancellation ("on Saturday", "Saturday's", "next Friday", "in March", "tonight"). */
+const DATE_NAMED = new RegExp(String.raw`\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|${MONTH_NAMES.join('|')}|today|tonight|tomorrow|yesterday|weekend|week|month)\b`, 'i');
+/** A day or a month named as the event's, not only when it was called off ("I cancelled the gym today"). */
+const EVENT_DAY_NAMED = new RegExp(String.raw`\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|${MONTH_NAMES.join('|')}|tomorrow|weekend|next)\b`, 'i');
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
+/**
+ * True when the cancellation `outcome` (said in `said`) names no date, or the date it names is the plan `open`'s: its day,
+ * the month or the week it names holding it ("in March 2027" is of no plan on 11 December; review-cancel2 H1-H5). A bare
+ * weekday as said ("Friday's concert got cancelled", "the match on Saturday was called off", read as the day past) is the
+ * plan's when the weekday is. `strict` (a plan matched only by naming its thing): a date named with none resolved, or a
+ * plan with no date, is no match; otherwise they are, as a day named only as today or yesterday may be when it was called off.
+ */
+function onPlanDate(outcome: ExtractedFact, open: Fact, said: string, strict: boolean): boolean {
+  const named = outcome.eventTime ?? null;
+  if (!named) return !strict || !DATE_NAMED.test(outcome.content);
+  const day = open.eventTime?.slice(0, 10);
+  if (!day) return !strict;
+  if (!strict && !EVENT_DAY_NAMED.test(said)) return true;
+  if (named.length === 7) return day.startsWith(named);
+  if (/\bweek of\b/i.test(outcome.content)) {
+    const from = Date.parse(named.slice(0, 10));
+    const at = Date.parse(day);
+    return at >= from && at < from + 7 * 86_400_000;
+  }
+  if (named.slice(0, 10) === day) return true;
+  const weekday = WEEKDAYS[new Date(`${day}T12:00:00Z`).getUTCDay()]!;
+  return !/\d|\b(?:next|last|this)\b/i.test(said) && new RegExp(String.raw`\b${weekday}\b`, 'i').test(said)
+    && WEEKDAYS[new Date(`${named.slice(0, 10)}T12:00:00Z`).getUTCDay()] === weekday;
+}
+
+/** Verbs that report what someone said or heard ("Tom said his concert got cancelled"): the cancellation is what they report. */
+const REPORTING = new Set(['say', 'tell', 'mention', 'text', 'message', 'email', 'hear', 'write']);
+
+/**
+ * Whether the cancellation `outcome` names the plan `open` by what each is about (`cancelsByObject`; null: it names
+ * nothing). A cancellation told in reported speech ("Tom said his concert got cancelled", "Tom told me his concert was
+ * cancelled") is matched by the thing it names, not by the reporting verb (rules 109).
+ */
+function cancelNamesPlan(outcome: ExtractedFact, open: Fact): boolean | null {
+  if (!outcome.planObject || !open.planObject) return null;
+  const cancel = outcome.planObject.verb !== null && REPORTING.has(outcome.planObject.verb) ? { ...outcome.planObject, verb: null } : outcome.planObject;
+  return cancelsByObject(cancel, ownObject(open.content, open.planObject), undefined, { cancel: outcome.content, plan: open.content });
 }
 
 /**
@@ -560,9 +610,17 @@ function ofPerson(f: Fact, person: string): boolean {
     || openingName(f.content) === person;
 }
 
-/** The name a fact's text opens with, lower-case, possessive or not ("Tom is going…", "Tom's concert…": "tom"). */
+/** Words of the calendar, no one's name: "Tomorrow's meeting", "Friday's concert", "next week's trip" (rules 109). */
+const CALENDAR = new Set(['today', 'tonight', 'tomorrow', 'yesterday', 'week', 'weekend', 'month', 'year', 'morning', 'afternoon', 'evening',
+  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', ...MONTH_NAMES.map((m) => m.toLowerCase())]);
+
+/**
+ * The name a fact's text opens with, lower-case, possessive or not ("Tom is going…", "Tom's concert…": "tom"); none for a
+ * word of the calendar ("Tomorrow's meeting…").
+ */
 function openingName(text: string): string | null {
-  return /^([A-Z][\p{L}-]*)(?:['’]s)?\s/u.exec(text)?.[1]?.toLowerCase() ?? null;
+  const name = /^([A-Z][\p{L}-]*)(?:['’]s)?\s/u.exec(text)?.[1]?.toLowerCase() ?? null;
+  return name && !CALENDAR.has(name) ? name : null;
 }
 
 /**
@@ -570,10 +628,32 @@ function openingName(text: string): string | null {
  * as "Maria's concert…"), or by one ASR wrote without its apostrophe that the plan object reads as the name ("toms concert
  * got cancelled": `which` "tom").
  */
-function possessor(text: string, o?: PlanObject | null): string | null {
-  if (/^[A-Z][\p{L}-]*['’]s\s/u.test(text)) return openingName(text);
+function possessor(text: string, o: PlanObject | null | undefined, candidates: readonly Candidate[]): string | null {
+  if (/^[A-Z][\p{L}-]*['’]s\s/u.test(text)) {
+    const name = openingName(text);
+    return name && !placeNamed(name, candidates) ? name : null;
+  }
   const bare = /^([A-Z][\p{L}-]*)s\s/u.exec(text)?.[1]?.toLowerCase();
   return bare && o?.which?.includes(bare) ? bare : null;
+}
+
+/**
+ * True when `name` (lower-case) is a place or a thing the candidates name by a possessive inside their text ("Maria is
+ * having dinner at Luigi's…") and no candidate is told of it ("Luigi's dinner got cancelled" names no owner; rules 109).
+ */
+function placeNamed(name: string, candidates: readonly Candidate[]): boolean {
+  const inside = new RegExp(String.raw`\s${name}['’]s\b`, 'iu');
+  return candidates.some((c) => inside.test(c.fact.content)) && !candidates.some((c) => ofPerson(c.fact, name));
+}
+
+/**
+ * True when a cancellation by someone else names the thing it calls off as the speaker's or the listener's ("my sister
+ * cancelled my dentist appointment", "our landlord cancelled the viewing for us"): the words after the cancelling verb
+ * hold "my / our / your / me / us".
+ */
+function forSpeaker(said: string): boolean {
+  const at = said.search(/\b(?:cancel|call(?:s|ed|ing)? off)/i);
+  return at >= 0 && /\b(?:my|our|your|me|us)\b/i.test(said.slice(at));
 }
 
 /**
@@ -602,6 +682,7 @@ export class RuleDecider implements Decider {
   readonly #spelling: number;
   readonly #decision: number;
   readonly #valueChange: number;
+  readonly #cancelNamed: number;
 
   constructor(options: RuleDeciderOptions = {}) {
     this.#dup = options.duplicateCosine ?? 0.9;
@@ -610,6 +691,7 @@ export class RuleDecider implements Decider {
     this.#spelling = options.sameValueSpelling ?? 0.5;
     this.#decision = options.decisionCosine ?? 0.5;
     this.#valueChange = options.valueChangeCosine ?? 0.25;
+    this.#cancelNamed = options.cancelNamedCosine ?? 0.25;
   }
 
   async decide({ fact, candidates, retractedFacts, time, names, team, sessionId, said }: DecisionInput): Promise<Decision> {
@@ -619,7 +701,14 @@ export class RuleDecider implements Decider {
     if (changed) return changed;
     if (fact.settles && !fact.retractsUtteranceIds) {
       // An outcome settles a plan about the same thing, and a dated plan is not done before its day.
-      const fits = (c: Candidate): boolean => c.score >= this.#settle
+      // A cancellation naming the plan's own thing ("the concert was called off" / "going to a concert") may be told in
+      // words further from it (rules 109).
+      // Only on the plan's own date where it names one ("the concert on Saturday is off" is not of Friday's concert;
+      // review-cancel2 H1-H5).
+      const near = (c: Candidate): boolean => c.score >= this.#settle
+        || (fact.settles === 'cancelled' && c.score >= this.#cancelNamed && onPlanDate(fact, c.fact, said ?? fact.content, true) && cancelNamesPlan(fact, c.fact) === true);
+      const onDate = (c: Candidate): boolean => fact.settles !== 'cancelled' || onPlanDate(fact, c.fact, said ?? fact.content, false);
+      const fits = (c: Candidate): boolean => near(c) && onDate(c)
         && aboutPlan(fact, c.fact, names) && !(fact.settles === 'done' && notYetDue(c.fact, time));
       // A plan first; an event told for a day ("the match is on Saturday") only when no plan is about the same thing, and
       // only by a reschedule or a cancellation.
@@ -635,7 +724,9 @@ export class RuleDecider implements Decider {
       // A name the cancellation opens with that opens one of the plans too, where ASR's lower case left it unread ("tom
       // cancelled his concert" after "Tom is going to a concert…"; review-cancel H3).
       const opener = openingName(fact.content);
-      const owner = fact.planObject?.reportedBy ?? (fact.planObject?.doneBy ? undefined : possessor(fact.content, fact.planObject)
+      // "My sister cancelled the gym": someone else's cancelling of a thing not told as the speaker's is of their own (rules 109).
+      const doer = fact.settles === 'cancelled' && fact.planObject?.doneBy && !forSpeaker(said ?? fact.content) ? fact.planObject.doneBy : undefined;
+      const owner = fact.planObject?.reportedBy ?? doer ?? (fact.planObject?.doneBy ? undefined : possessor(fact.content, fact.planObject, candidates)
         ?? (opener && !STOPWORDS.has(opener) && plans.some((c) => openingName(c.fact.content) === opener) ? opener : undefined));
       const by = owner ?? fact.planObject?.doneBy;
       const whose = (c: Candidate): boolean => (by ? ofPerson(c.fact, by) : sameOwner(c.fact, first!.fact));
@@ -643,8 +734,15 @@ export class RuleDecider implements Decider {
       // naming none, closes as before rules 106 (review-cancel H3: not Tom's "concert" over the speaker's own).
       const itself = fact.settles === 'cancelled' && fact.planObject && first
         ? plans.find((c) => c.fact.planObject && whose(c) && cancelsPlanItself(fact.planObject!, by ? ownObject(c.fact.content, c.fact.planObject) : c.fact.planObject)) : undefined;
-      const open = itself ?? plans[0]
-        ?? candidates.find((c) => (fact.settles === 'instead' || fact.settles === 'cancelled') && c.fact.planObject?.event === true && fits(c));
+      // A cancellation of someone's thing closes none of another's, the speaker's own either ("Tom's concert got cancelled"
+      // with no plan of Tom's; rules 109).
+      // Someone else's cancelling may still be of the speaker's arrangement with them or of an event told for a day ("Tom
+      // cancelled lunch" / "…having lunch with Tom", "my landlord cancelled the viewing" / "Maria has a flat viewing…").
+      const involved = (c: Candidate): boolean => doer !== undefined && owner === doer
+        && (c.fact.planObject?.event === true || new RegExp(String.raw`\b${doer.replace(/[^\p{L}-]/gu, '')}\b`, 'iu').test(c.fact.content));
+      const theirs = (c: Candidate): boolean => fact.settles !== 'cancelled' || !owner || ofPerson(c.fact, owner) || involved(c);
+      const open = itself ?? plans.find(theirs)
+        ?? candidates.find((c) => (fact.settles === 'instead' || fact.settles === 'cancelled') && c.fact.planObject?.event === true && fits(c) && theirs(c));
       // "Let's do Saturday at seven instead", "can we do 7 instead?": an alternative naming only a new time moves the latest
       // plan dated that day it may move (`timeMove`).
       const move = timeMove(fact, sessionId, said);
@@ -662,8 +760,10 @@ export class RuleDecider implements Decider {
       // "Cancel the repair" after "can you move my repair…": the booking of the repair (an event told for a day, or a
       // statement of it) ends with the request about it, not only the latest plan-like fact (trial11 F2).
       // Someone's thing cancelled takes no booking of another's with it (rules 106: "Tom is going to a concert on Saturday").
-      const booked = withdrawn && moved?.fact.planObject?.event !== true
-        ? cancelledBookings(fact, candidates, this.#settle).filter((c) => c !== moved && (!owner || ofPerson(c.fact, owner))) : [];
+      // Not beside a plan matched only by naming its thing under `settleCosine` (review-cancel2 H3: "the concert was called
+      // off" closes the speaker's concert, not Tom's as well), nor one on another day than the cancellation names.
+      const booked = withdrawn && moved?.fact.planObject?.event !== true && !(moved && moved.score < this.#settle)
+        ? cancelledBookings(fact, candidates, this.#settle).filter((c) => c !== moved && onDate(c) && (!owner || ofPerson(c.fact, owner))) : [];
       if (moved && withdrawn) return calledOff(fact, [moved.fact.id, ...booked.map((c) => c.fact.id)]);
       if (booked.length > 0) return { op: 'DELETE', targetIds: booked.map((c) => c.fact.id) };
       // Told again at the time it is at already ("Done, moved to Thursday at 3pm" after "can we move it to Thursday at 3pm
@@ -679,7 +779,7 @@ export class RuleDecider implements Decider {
       const own = !fact.planObject || (fact.planObject.reportedBy === undefined && fact.planObject.doneBy === undefined);
       // An act told as done "again" repeats a habit ("My wife Priya and I went hiking again"), it completes nothing.
       const named = own && (fact.settles === 'done' || fact.settles === 'cancelled') && !isIntention(fact.content) && !/\bagain\b/i.test(fact.content)
-        ? candidates.find((c) => c.score >= this.#settle && c.fact.kind !== 'preference' && c.fact.kind !== 'relation' && c.fact.planObject?.past !== true && !(fact.settles === 'done' && notYetDue(c.fact, time))
+        ? candidates.find((c) => c.score >= this.#settle && theirs(c) && c.fact.kind !== 'preference' && c.fact.kind !== 'relation' && c.fact.planObject?.past !== true && !(fact.settles === 'done' && notYetDue(c.fact, time))
           && sameNamedThing(fact.content, c.fact.content, names))
         : undefined;
       if (named) return fact.settles === 'cancelled' ? calledOff(fact, [named.fact.id]) : { op: 'UPDATE', targetId: named.fact.id };

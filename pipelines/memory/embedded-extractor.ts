@@ -5,7 +5,7 @@ import { apposedSubject } from './relation-apposition.js';
 import { thingSlotKey } from './thing-keys.js';
 import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResult, type Extractor } from './extractor.js';
 import { inclusiveWe, resolvePronouns, type Perspective } from './pronouns.js';
-import { cancellationNotTold, cancellingClause, dietSaidNot, habitGivenUp, isIntention, movedClause, settles, slotChange } from './changes.js';
+import { cancellationNotTold, cancellingClause, dietSaidNot, eventNotOff, habitGivenUp, isIntention, movedClause, settles, slotChange } from './changes.js';
 import { actsOnNewThing, readEventObject, readPlanObject } from './plan-object.js';
 import { splitPlanClauses } from './clause-split.js';
 import { withCapitalI, withJointI, withoutFillers } from './spoken-text.js';
@@ -314,7 +314,7 @@ export class EmbeddedExtractor implements Extractor {
       // "i quit vaping last year": a habit given up ends the habit held, and is told as done (rules 42).
       const habit = habitGivenUp(text) !== null && !/\?\s*$/.test(text);
       const retraction = habit || ((NEGATION_MARKER.test(text) || (NOW_ENDED.test(text) && (BARE_HABIT_NOW.test(text) || nowNamesSlot())))
-        && !/\?\s*$/.test(text) && !turnedOut(text) && !dietSaidNot(text) && !cancellationNotTold(text));
+        && !/\?\s*$/.test(text) && !turnedOut(text) && !dietSaidNot(text) && !cancellationNotTold(text) && !eventNotOff(text));
       const ruleText = retraction ? positiveForm(text) : text;
       const ruled = (at: string | null): RuleFact[] => applyRules({ ...this.#ctx(ruleText, subjectId, view.addresseeIds, display, u.time, room), here: at ?? undefined }, dates)
         .filter((f) => !(reported && f.slot === 'name'));

@@ -53,16 +53,19 @@ function allWords(o: PlanObject): Set<string> {
  * other does not: the outcome's noun for the plan's verb ("my application to the art school was
  * accepted" / "apply to the art school"; "my passport renewal is done" / "renew my passport"), or the
  * plan's noun for the outcome's verb ("I donated to the food bank" / "make a donation to the food
- * bank"). "My application to art school" does not name "apply for a loan": art school is not the loan.
+ * bank"). "My application to art school" does not name "apply for a loan": art school is not the loan. `byMeaning`: the
+ * outcome's noun may also be one WordNet relates to the plan's verb by meaning (`related`: "flight" / "fly"), as a
+ * cancellation names the plan (rules 109).
  */
-function namesActionByDerivation(outcome: PlanObject, plan: PlanObject, words: WordRelations): boolean {
+function namesActionByDerivation(outcome: PlanObject, plan: PlanObject, words: WordRelations, byMeaning = false): boolean {
   const planWords = allWords(plan);
   const outcomeWords = allWords(outcome);
   const within = (rest: Iterable<string>, of: Set<string>): boolean => [...rest].every((w) => of.has(w));
-  // The outcome's noun names the plan's action.
+  // The outcome's noun names the plan's action; by meaning too where asked ("flight" / "fly", which WordNet derives from "flee").
+  const names = (n: string, verb: string): boolean => words.derivedFrom(n, verb) || (byMeaning && words.related?.(n, verb) === true);
   if (plan.verb && !FRAME_VERBS.has(plan.verb)) {
     for (const n of aboutWords(outcome)) {
-      if (planWords.has(n) || !words.derivedFrom(n, plan.verb)) continue;
+      if (planWords.has(n) || !names(n, plan.verb)) continue;
       if (within([...outcomeWords].filter((w) => w !== n), planWords)) return true;
     }
   }
@@ -259,7 +262,8 @@ export function cancelsByObject(cancel: PlanObject, plan: PlanObject, relations:
   if (otherPeople(cancel, plan) || (otherOne(cancel, plan) && cancel.verb !== plan.verb)) return false;
   const planWords = new Set([...plan.objects, ...plan.complements]);
   const namesPlan = words.some((w) => planWords.has(w) || w === plan.verb)
-    || (cancel.verb !== null && CANCEL_VERBS.has(cancel.verb) && namesActionByDerivation({ ...cancel, verb: null }, plan, relations));
+    // "The flight to Berlin was cancelled" names "flying to Berlin" by meaning (rules 109).
+    || (cancel.verb !== null && CANCEL_VERBS.has(cancel.verb) && namesActionByDerivation({ ...cancel, verb: null }, plan, relations, true));
   if (cancel.verb === null || CANCEL_VERBS.has(cancel.verb)) return words.length === 0 ? null : namesPlan;
   if (cancel.verb === plan.verb) return words.length === 0 || aboutWords(plan).length === 0 || namesPlan;
   // "Don't send the lemons" withdraws no "call you back about the lemons": another action that names an object of its own

@@ -39,7 +39,7 @@ const NOMINAL = /(?:al|ion|ment|ery|ance|ence)$/;
  * What plan-object matching asks WordNet (`WordNet`; absent, it relates nothing): derivational
  * relatives of a noun and a verb, and the close hypernym two nouns share.
  */
-export type WordRelations = Pick<WordNet, 'derivedForms' | 'derivedFrom' | 'sharedHypernym'> & Partial<Pick<WordNet, 'phrasalSense' | 'baseForms'>>;
+export type WordRelations = Pick<WordNet, 'derivedForms' | 'derivedFrom' | 'sharedHypernym'> & Partial<Pick<WordNet, 'phrasalSense' | 'baseForms' | 'related'>>;
 
 /** Who "my own …" names among a phrase's `people`: the speaker, told apart from everyone a plan names ("my son's bike"). */
 export const OWN = 'own';
@@ -116,6 +116,8 @@ export function phraseHeads(toks: Tok[], i: number, words?: WordRelations): Phra
       const next = toks[j + 1];
       const modifiesNext = next !== undefined && nounish(next) && !NOT_OBJECTS.has(next.lemma) && !next.person;
       if (nounLike && NOT_OBJECTS.has(t.lemma) && modifiesNext && !stopped && head === null) { j++; continue; }
+      // "Tomorrow's meeting", "Friday's concert": a date word's "'s" says which one, as a determiner; no owner (rules 109).
+      if (nounLike && NOT_OBJECTS.has(t.lemma) && /^['’]s$/.test(next?.word ?? '') && !stopped && head === null) { determined = true; j += 2; continue; }
       // "the French course", "the Italian class": a capitalised adjective (a language, a nation) says which one.
       if (t.pos === 'ADJ' && /^[A-Z]/.test(t.word) && j > 0 && head === null && !stopped) { before.push(t.word.toLowerCase()); j++; continue; }
       if (nounLike && NOT_OBJECTS.has(t.lemma)) stopped = true;
