@@ -56,6 +56,12 @@
  *   cut), the held-out gate (once, best eligible arm only, with `--heldout --weight W --kind-switch CUT`) exactly as above;
  *   wrong joins are the picked sessions' (per-session tallies summed). Whatever the held-out says, nothing is wired in this
  *   task (the lead decides).
+ * Result of grid 3 (2026-12-07, helper kindfuse): eligible w 0.5 cut 0.7 (pooled meetings +3.1 [+1.8, +4.2]; the fused run
+ * taken in 173 of 180 meeting sessions and none of 90 round-robin ones) and w 0.7 cut 0.7 (+2.5 [+1.6, +3.4]); cuts 0.3
+ * and 0.5 not (phone round-robin sessions read meeting-like: Δ across −3.3 to −6.7 beyond their intervals). Held-out
+ * once for w 0.5 cut 0.7: pooled meetings +5.1 [+3.1, +7.1], far-field meetings within +7.5 [+5.6, +10.1], no scenario
+ * wholly below 0, no wrong joins: it passes the gate (by the rule an opt-in setting, not the default: round-robin Δ is
+ * 0). Nothing wired; docs/BENCHMARKS.md "Session-kind-aware score fusion".
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { argString } from './lib/cli.js';
