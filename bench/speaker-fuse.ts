@@ -36,10 +36,39 @@
  * round-robin −10.8 and −5.3 within beyond their intervals), so no held-out run and nothing wired; docs/BENCHMARKS.md
  * "Score fusion of stats-lda-v2 and moonshine-l1-v2". Grid 2: not eligible either (pooled meetings +1.2 [−0.3, +2.6];
  * far-field meetings −1.4 [−4.0, +1.3]), no held-out run.
+ * Grid 3, the session-kind-aware arms (helper kindfuse, after grids 1 and 2), fixed and committed before it was run:
+ *   npm run bench:speaker-fuse -- --weight 0.5,0.7 --kind-switch 0.3,0.5,0.7 --cache FILE --decisions FILE2
+ * - design (bench/lib/speaker-kind-switch.ts): each session is run by the shipped default (stats-lda-v2 alone, the fused
+ *   print at w = 1) and by the fused print at w (its decision fitted as in grid 1, priors on meetings), each with its own
+ *   voiceprint store across the run's sessions; at the end of each session the default tracker's stay rate (stays /
+ *   transitions, as `absorptionFor`'s `minStayRate` reads it: an online sign, no label) picks the session's attributions:
+ *   the fused run's when it is at least the cut (meeting-like, a dominant voice), the default's otherwise (round-robin-
+ *   like). Ids stay apart by run, so a speaker attributed by different runs in two sessions counts as two ids (the across
+ *   figures pay for a mixed run). Why at the end of the session and not at each decision: the production tracker takes
+ *   one set of thresholds, one decision and one prototype space per session, and a prototype averaged at one weight is
+ *   not the same print at another (a centroid of w 0.5 prints read at w 1 has its first half shrunk by about √0.5), so a
+ *   per-decision switch would need a tracker change (production code) before any measurement; the end-of-session pick
+ *   needs none and is what a server keeping both stores could do (its live labels those of the default until the end).
+ * - arms (6): w 0.5 / 0.7 × stay-rate cut 0.3 / 0.5 / 0.7 (0.5: the cut chosen for absorption, stats-lda-v2-absorb.json;
+ *   0.3 and 0.7 either side; fixed before any stay rate of these runs was looked at). Seeds 1–10, training speakers out
+ *   of fold, the same pieces and baselines as grid 1 (the cache rebuilt by the same code).
+ * - eligibility, the objective (mean Δ within utt over the three meeting scenarios; ties to the larger w, then the larger
+ *   cut), the held-out gate (once, best eligible arm only, with `--heldout --weight W --kind-switch CUT`) exactly as above;
+ *   wrong joins are the picked sessions' (per-session tallies summed). Whatever the held-out says, nothing is wired in this
+ *   task (the lead decides).
+ * Result of grid 3 (2026-12-07, helper kindfuse): eligible w 0.5 cut 0.7 (pooled meetings +3.1 [+1.8, +4.2]; the fused run
+ * taken in 173 of 180 meeting sessions and none of 90 round-robin ones) and w 0.7 cut 0.7 (+2.5 [+1.6, +3.4]); cuts 0.3
+ * and 0.5 not (phone round-robin sessions read meeting-like: Δ across −3.3 to −6.7 beyond their intervals). Held-out
+ * once for w 0.5 cut 0.7: pooled meetings +5.1 [+3.1, +7.1], far-field meetings within +7.5 [+5.6, +10.1], no scenario
+ * wholly below 0, no wrong joins: it passes the gate (by the rule an opt-in setting, not the default: round-robin Δ is
+ * 0). Nothing wired; docs/BENCHMARKS.md "Session-kind-aware score fusion".
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { argString } from './lib/cli.js';
 import { ci, mean, pc, runVariantGrid } from './lib/speaker-variant-grid.js';
+import { figures, type RunFigures } from './lib/speaker-meeting-runs.js';
+import { switchByKind } from './lib/speaker-kind-switch.js';
+import { runSessions } from './lib/speaker-sessions.js';
 import { heldOutSpeech, scenarios, type ConditionSpeech } from './lib/speaker-revise-data.js';
 import { skipWithoutSharedSpeech } from './lib/shared-speech.js';
 import { joins, joinText, sumJoins } from './lib/speaker-joins.js';
@@ -52,6 +81,7 @@ import { scoreRuns } from './lib/speaker-meeting-runs.js';
 import { fitPairsCalibration } from './lib/speaker-calibration-pairs.js';
 import { firstPrint, fusedThresholds, fusedVector, JointSpeakerEmbedder, mapScenarios } from './lib/speaker-fusion.js';
 import type { EvalUtterance, RunOptions } from './lib/speaker-sessions.js';
+import type { Scenario } from './lib/speaker-revise-data.js';
 import type { SpeakerEmbedder } from '../pipelines/speaker/speaker-embedder.js';
 import { chosenCentroid } from '../pipelines/speaker/centroid-update.js';
 import { decisionFor, type SpeakerDecisionParams } from '../pipelines/speaker/speaker-decision.js';
@@ -66,6 +96,8 @@ const RUNS = Number(process.env.PARLEY_SPEAKER_RUNS ?? 10);
 const seeds = Array.from({ length: RUNS }, (_, i) => i + 1);
 const weights = argString('weight', '0.3,0.5,0.7').split(',').map(Number);
 const cache = argString('cache', '') || null;
+/** `--kind-switch CUTS`: the session-kind-aware arms, one per weight × stay-rate cut (see the header). */
+const cuts = (argString('kind-switch', '') || null)?.split(',').map(Number) ?? null;
 const A = 'stats-lda-v2';
 const B = 'moonshine-l1-v2';
 
@@ -135,17 +167,52 @@ if (heldOut) {
 const scen = scenarios(speech, seeds, heldOut ? 100 : 0);
 const ta = thresholdsFor(A);
 const off: RunOptions = { thresholds: ta, mergeTau: ta.mergeTau, shortSeconds: SHORT_TURN_MS / 1000, decision: decisionFor(A), centroid: chosenCentroid(A) ?? { capSeconds: 10, onMatch: true } };
+type Arm = { w: number; minStayRate?: number };
 const arms: { w: number; options: RunOptions }[] = [];
 for (const w of weights) {
   const t = fusedThresholds(ta, thresholdsFor(B), w);
   const base: RunOptions = { thresholds: t, mergeTau: t.mergeTau, shortSeconds: SHORT_TURN_MS / 1000 };
   arms.push({ w, options: { ...base, decision: await fusedDecision(train.speech, train.dimA, w, base), centroid: off.centroid } });
 }
+const variants: Arm[] = cuts ? weights.flatMap((w) => cuts.map((minStayRate) => ({ w, minStayRate }))) : weights.map((w) => ({ w }));
+const modelId = heldOut ? A : 'fold';
+const baseScen = mapScenarios(scen, (v) => firstPrint(v, dimA));
+const fusedScen = new Map(weights.map((w) => [w, mapScenarios(scen, (v) => fusedVector(v, dimA, w))]));
+
+/** Each scenario's runs by one setting, memoised (the kind arms of one weight share them); `ms`: the tracker's time. */
+const memo = new Map<string, { runs: Awaited<ReturnType<typeof runSessions>>[]; ms: number }>();
+async function runsOf(key: string, s: Scenario, o: RunOptions): Promise<{ runs: Awaited<ReturnType<typeof runSessions>>[]; ms: number }> {
+  const known = memo.get(key);
+  if (known) return known;
+  const t = performance.now();
+  const runs: Awaited<ReturnType<typeof runSessions>>[] = [];
+  for (const sessions of s.runs) runs.push(await runSessions(sessions, modelId, o));
+  const out = { runs, ms: performance.now() - t };
+  memo.set(key, out);
+  return out;
+}
+
+/** A kind arm's runs of scenario `k`: each session from the fused run or the base run, as the base run's stay rate picks. */
+async function kindSwitched(v: Arm, k: number): Promise<RunFigures[]> {
+  const b = await runsOf(`base ${k}`, baseScen[k]!, off);
+  const f = await runsOf(`${v.w} ${k}`, fusedScen.get(v.w)![k]!, arms.find((a) => a.w === v.w)!.options);
+  let fusedSessions = 0, sessions = 0;
+  const out = b.runs.map((r, i) => {
+    const sw = switchByKind(r, f.runs[i]!, v.minStayRate!);
+    fusedSessions += sw.fusedSessions;
+    sessions += r.sessions.length;
+    return figures(sw.attributions, sw.merges);
+  });
+  const audio = scen[k]!.runs.flat(2).reduce((x, u) => x + u.seconds, 0);
+  console.log(`  [w ${v.w}, stay-rate cut ${v.minStayRate}] ${scen[k]!.name}: fused run taken in ${fusedSessions} of ${sessions} sessions; tracker CPU ${(b.ms / audio).toFixed(3)} (base) + ${(f.ms / audio).toFixed(3)} (fused) ms per second of audio`);
+  return out;
+}
 
 await runVariantGrid({
-  modelId: heldOut ? A : 'fold', scen: mapScenarios(scen, (v) => firstPrint(v, dimA)), off, heldOut, runs: RUNS, variants: arms.map((a) => a.w),
-  optionsOf: (w) => arms.find((a) => a.w === w)!.options,
-  scenOf: (w) => mapScenarios(scen, (v) => fusedVector(v, dimA, w)),
+  modelId, scen: baseScen, off, heldOut, runs: RUNS, variants,
+  optionsOf: (v) => arms.find((a) => a.w === v.w)!.options,
+  scenOf: (v) => (v.minStayRate == null ? fusedScen.get(v.w)! : baseScen),
+  score: (v, k) => (v.minStayRate == null ? null : kindSwitched(v, k)),
   extraOff: (f) => joinText(joins(f)),
   extraScenario: (on, offRuns, d) => `${joinText(joins(on))}; utterances under another speaker's id ${pc(mean(offRuns.map((x) => x.foreign)))} → ${pc(mean(on.map((x) => x.foreign)))} %, Δ ${ci(d((x) => x.foreign))}`,
   extraRule: (on, offAll) => {

@@ -56,6 +56,13 @@ export function emptyTally(): MergeTally {
   return { moved: 0, movedRight: 0, splits: 0, mustMergeSessions: 0, firedWhereMust: 0, correctMerges: 0, wrongMerges: 0, differentPairs: 0, samePairs: 0, samePairsJoined: 0, differentPairsJoined: 0 };
 }
 
+/** How one session of a run ended: its tracker's stay count (`SpeakerTracker.stayCount`) and what its merge did. */
+export interface SessionEnd {
+  stays: number;
+  transitions: number;
+  merges: MergeTally;
+}
+
 /** Options of {@link runSessions}. */
 export interface RunOptions {
   thresholds: Pick<SpeakerThresholds, 'tauMatch' | 'tauUpdate' | 'alpha'>;
@@ -107,7 +114,7 @@ export interface RunOptions {
  * Run the real tracker over `sessions` in order, prototypes persisted across them in a real (in-memory)
  * SQLite voiceprint store, with the production end-of-session merge after each session.
  */
-export async function runSessions(sessions: EvalUtterance[][], modelId: string, o: RunOptions): Promise<{ attributions: Attribution[]; merges: MergeTally; revisions: RevisionTally }> {
+export async function runSessions(sessions: EvalUtterance[][], modelId: string, o: RunOptions): Promise<{ attributions: Attribution[]; merges: MergeTally; revisions: RevisionTally; sessions: SessionEnd[] }> {
   const db = openDatabase(':memory:');
   const store = new SqliteVoiceprintStore(db);
   const mergeOn = o.mergeOn ?? 'clusters';
@@ -116,11 +123,13 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
   const attributions: Attribution[] = [];
   const tally = emptyTally();
   const revisions: RevisionTally = { moved: 0, right: 0 };
+  const ends: SessionEnd[] = [];
   try {
     for (const [s, utts] of sessions.entries()) {
       const tracker = await SpeakerTracker.open({ tenant: 'eval', modelId, thresholds: o.thresholds, storeVoiceprints: true, store, createParticipant: async () => `p${++next}`, decision: o.decision ?? null, stay: o.stay ?? null, revise: o.revise ?? null, centroid: o.centroid ?? null, storedClaim: o.storedClaim ?? null, bandOffsets: o.band?.offsets ?? null });
       const band = o.band?.turn ?? 'wideband';
       const here: Attribution[] = [];
+      const before = { ...tally };
       let previous: string | null = null;
       for (const u of utts) {
         const short: SpeakerAssignment | null = u.seconds < (o.shortSeconds ?? 0) ? await tracker.assignShort(u.vector, previous, u.seconds, band) : null;
@@ -179,13 +188,28 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
           for (const a of here) a.id = claimed.get(a.id) ?? a.id;
         }
         if (o.recluster) recluster(here, utts, known, o.recluster, tally, () => `p${++next}`);
+        ends.push({ stays, transitions, merges: tallyMinus(tally, before) });
       }
       attributions.push(...here);
     }
   } finally {
     db.close();
   }
-  return { attributions, merges: tally, revisions };
+  return { attributions, merges: tally, revisions, sessions: ends };
+}
+
+/** What `after` counted beyond `before` (one session's part of a run's tally). */
+export function tallyMinus(after: MergeTally, before: MergeTally): MergeTally {
+  const out = emptyTally();
+  for (const k of Object.keys(out) as (keyof MergeTally)[]) out[k] = after[k] - before[k];
+  return out;
+}
+
+/** The sum of tallies. */
+export function tallySum(ts: readonly MergeTally[]): MergeTally {
+  const out = emptyTally();
+  for (const t of ts) for (const k of Object.keys(out) as (keyof MergeTally)[]) out[k] += t[k];
+  return out;
 }
 
 /** Apply the utterance-level re-clustering to a session's attributions, counting its moves in `tally`. */

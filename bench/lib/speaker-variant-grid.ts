@@ -30,6 +30,11 @@ export interface VariantGrid<V> {
   optionsOf: (v: V) => RunOptions;
   /** The scenarios a variant runs on (absent: `scen`): the same sessions with other vectors, e.g. a fused print. */
   scenOf?: (v: V) => readonly Scenario[];
+  /**
+   * A variant's runs of scenario `k` scored otherwise than by `scoreRuns` over `optionsOf` (e.g. a per-session choice
+   * between two runs); null or absent: by `scoreRuns`.
+   */
+  score?: (v: V, k: number) => Promise<RunFigures[]> | null;
   /** Text after a scenario's "off" row (absent: none). */
   extraOff?: (off: RunFigures[]) => string;
   /** Text ending a scenario's line for a variant; `d` pairs a figure of the variant's runs with the same of "off". */
@@ -55,7 +60,7 @@ export async function runVariantGrid<V>(g: VariantGrid<V>): Promise<void> {
   const results: { v: V; objective: number; eligible: boolean }[] = [];
   for (const v of g.variants) {
     const on: RunFigures[][] = [];
-    for (const s of g.scenOf?.(v) ?? g.scen) on.push(await scoreRuns(s.runs, g.modelId, g.optionsOf(v)));
+    for (const [k, s] of (g.scenOf?.(v) ?? g.scen).entries()) on.push(await (g.score?.(v, k) ?? scoreRuns(s.runs, g.modelId, g.optionsOf(v))));
     const within = (f: RunFigures[][]): number[] => meetings.flatMap((k) => f[k]!.map((x) => x.withinUtterance));
     const pooled = bootstrapDelta(within(on), within(offFigures));
     const objective = mean(meetings.map((k) => mean(on[k]!.map((x) => x.withinUtterance)) - mean(offFigures[k]!.map((x) => x.withinUtterance))));
