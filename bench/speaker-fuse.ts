@@ -96,6 +96,11 @@
  *   held-out scenario's Δ within utt has its interval above 0 OR is exactly 0 by construction (round-robin-like
  *   sessions, where the fused merge never ran and the store did not change), AND no scenario's Δ across utt has its
  *   interval wholly below 0. Whatever the held-out says, nothing is wired in this task (the lead decides).
+ * Result of grid 4 (2026-12-07, helper kindmerge): no arm eligible; all six gave the default's figures exactly (pooled
+ * meetings +0.0 [+0.0, +0.0]): the fused merge ran in 173 of 180 meeting sessions and no round-robin one but joined
+ * nothing at 0.8725–0.975 (calibrated 0.975 at both weights: the within accuracy flat over the sweep, ties to the higher;
+ * the training same-speaker id pairs' fused linkage is at most 0.73). No held-out run, nothing wired; docs/BENCHMARKS.md
+ * "Fused prints only in the end-of-session merge".
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { argString } from './lib/cli.js';
