@@ -8,6 +8,7 @@
  *   npm run bench:speaker-fuse -- --weight 0.3,0.5,0.7 --cache FILE     (choice: training speakers, out of fold, seeds 1–10)
  *   npm run bench:speaker-fuse -- --heldout --weight W --cache FILE     (held-out, once; FILE: the training cache, for the calibration)
  *   `--decisions FILE`: the fitted decisions by weight, read from FILE when it holds the weight, else fitted and written there
+ *   `--kind-merge SPECS`: grid 4, the fused prints in the end-of-session merge of meeting-like sessions (below)
  *
  * Calibration of each weight, on the training speakers' out-of-fold prints only: the score calibration of
  * scripts/calibrate-speaker-decision.ts (the same pairs, `calibrationPairs`), its prior grid (logPriorNew −3…3 ×
@@ -62,12 +63,51 @@
  * once for w 0.5 cut 0.7: pooled meetings +5.1 [+3.1, +7.1], far-field meetings within +7.5 [+5.6, +10.1], no scenario
  * wholly below 0, no wrong joins: it passes the gate (by the rule an opt-in setting, not the default: round-robin Δ is
  * 0). Nothing wired; docs/BENCHMARKS.md "Session-kind-aware score fusion".
+ * Grid 4, fused prints only in the end-of-session merge of meeting-like sessions (helper kindmerge, after grid 3), fixed
+ * and committed before it was run:
+ *   npm run bench:speaker-fuse -- --weight 0.5,0.7 --kind-merge prior,prior-0.05,calibrated --cache FILE
+ * - design (bench/lib/speaker-kind-merge.ts, `RunOptions.kindMerge`): ONE tracker, the shipped default (stats-lda-v2
+ *   alone, its calibrated decision, centroid prototypes, its one voiceprint store), runs every session live, exactly as
+ *   the "off" arm; at the end of a session whose tracker's stay rate is at least the cut 0.7 (meeting-like; grid 3's
+ *   eligible cut, not chosen again), the end-of-session merge clusters the session's ids (each id pooling the
+ *   utterances the tracker attributed to it) on the FUSED prints at weight w (cosine w·cos_stats + (1−w)·cos_l1) at
+ *   the fused merge threshold instead of the default merge on stats-lda-v2 prints at its mergeTau 0.9; every other
+ *   session (round-robin-like) keeps today's merge, so its attributions are the default's until its store differs.
+ *   The merges join ids in the one store as today's merges do. No production change: a server taking it would keep
+ *   each turn's moonshine-l1-v2 print for the session (both embedders per turn) and call `clusterSessionIds` on them.
+ * - arms (6): w 0.5 / 0.7 × fused merge threshold `prior` (the a priori weighted sum of the two shipped mergeTau,
+ *   `fusedThresholds`: 0.9375 at w 0.5, 0.9225 at w 0.7), `prior-0.05` (that − 0.05) and `calibrated`: over the
+ *   training speakers out of fold, seeds 1–5, all six scenarios, with this design at cut 0.7, the thresholds 0.300,
+ *   0.325, …, 0.975 swept; safe are those joining at most 1 % of the different-speaker eligible id pairs of the
+ *   sessions the fused merge ran in (scripts/calibrate-speaker.ts's rule); the calibrated one is the safe threshold
+ *   with the best mean within-session utterance accuracy over the six scenarios, ties to the higher; none safe: 0.975.
+ *   Seeds 1–10 for the grid, training speakers out of fold, the same pieces, baselines (one id per session, the
+ *   shipped default) and cache as grids 1–3.
+ * - eligibility as grids 1–3: pooled meetings Δ within utt against the shipped default with its 95 % paired interval
+ *   above 0; no training scenario with Δ across or Δ within utt below 0 beyond its interval; wrong joins summed over
+ *   the scenarios (merges of two different speakers, different-speaker id pairs ended as one) each at most the
+ *   default's + 2. Objective: mean Δ within utt over the three meeting scenarios; ties to the larger w, then the higher
+ *   threshold.
+ * - held-out once, only for the best eligible arm (`--heldout --weight W --kind-merge SPEC --cache FILE`; a
+ *   `calibrated` threshold calibrated again on the training cache, the same code), with the same-run baselines; the
+ *   gate as above: no held-out scenario with Δ across or Δ within utt wholly below 0, wrong joins each at most 1.1 × the
+ *   default's + 2, far-field meetings Δ within utt with its interval above 0.
+ * - wiring rule, fixed before the run: passing makes it an opt-in setting only; it would be the default only if every
+ *   held-out scenario's Δ within utt has its interval above 0 OR is exactly 0 by construction (round-robin-like
+ *   sessions, where the fused merge never ran and the store did not change), AND no scenario's Δ across utt has its
+ *   interval wholly below 0. Whatever the held-out says, nothing is wired in this task (the lead decides).
+ * Result of grid 4 (2026-12-07, helper kindmerge): no arm eligible; all six gave the default's figures exactly (pooled
+ * meetings +0.0 [+0.0, +0.0]): the fused merge ran in 173 of 180 meeting sessions and no round-robin one but joined
+ * nothing at 0.8725–0.975 (calibrated 0.975 at both weights: the within accuracy flat over the sweep, ties to the higher;
+ * the training same-speaker id pairs' fused linkage is at most 0.73). No held-out run, nothing wired; docs/BENCHMARKS.md
+ * "Fused prints only in the end-of-session merge".
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { argString } from './lib/cli.js';
 import { ci, mean, pc, runVariantGrid } from './lib/speaker-variant-grid.js';
 import { figures, type RunFigures } from './lib/speaker-meeting-runs.js';
 import { switchByKind } from './lib/speaker-kind-switch.js';
+import { meetingLike } from './lib/speaker-kind-merge.js';
 import { runSessions } from './lib/speaker-sessions.js';
 import { heldOutSpeech, scenarios, type ConditionSpeech } from './lib/speaker-revise-data.js';
 import { skipWithoutSharedSpeech } from './lib/shared-speech.js';
@@ -79,7 +119,7 @@ import { meetingSessions } from './lib/speaker-meeting.js';
 import { arrangeSessions, shufflePerSpeaker } from './lib/speaker-scores.js';
 import { scoreRuns } from './lib/speaker-meeting-runs.js';
 import { fitPairsCalibration } from './lib/speaker-calibration-pairs.js';
-import { firstPrint, fusedThresholds, fusedVector, JointSpeakerEmbedder, mapScenarios } from './lib/speaker-fusion.js';
+import { firstPrint, fusedThresholds, fusedVector, JointSpeakerEmbedder, mapScenarios, withMergePrints } from './lib/speaker-fusion.js';
 import type { EvalUtterance, RunOptions } from './lib/speaker-sessions.js';
 import type { Scenario } from './lib/speaker-revise-data.js';
 import type { SpeakerEmbedder } from '../pipelines/speaker/speaker-embedder.js';
@@ -98,6 +138,9 @@ const weights = argString('weight', '0.3,0.5,0.7').split(',').map(Number);
 const cache = argString('cache', '') || null;
 /** `--kind-switch CUTS`: the session-kind-aware arms, one per weight × stay-rate cut (see the header). */
 const cuts = (argString('kind-switch', '') || null)?.split(',').map(Number) ?? null;
+/** `--kind-merge SPECS` (`prior`, `prior-0.05`, `calibrated`): fused prints in the merge of meeting-like sessions (grid 4). */
+const mergeSpecs = (argString('kind-merge', '') || null)?.split(',') ?? null;
+const KIND_CUT = 0.7;
 const A = 'stats-lda-v2';
 const B = 'moonshine-l1-v2';
 
@@ -167,17 +210,65 @@ if (heldOut) {
 const scen = scenarios(speech, seeds, heldOut ? 100 : 0);
 const ta = thresholdsFor(A);
 const off: RunOptions = { thresholds: ta, mergeTau: ta.mergeTau, shortSeconds: SHORT_TURN_MS / 1000, decision: decisionFor(A), centroid: chosenCentroid(A) ?? { capSeconds: 10, onMatch: true } };
-type Arm = { w: number; minStayRate?: number };
+type Arm = { w: number; minStayRate?: number; merge?: string; linkageTau?: number };
 const arms: { w: number; options: RunOptions }[] = [];
-for (const w of weights) {
+for (const w of mergeSpecs ? [] : weights) {
   const t = fusedThresholds(ta, thresholdsFor(B), w);
   const base: RunOptions = { thresholds: t, mergeTau: t.mergeTau, shortSeconds: SHORT_TURN_MS / 1000 };
   arms.push({ w, options: { ...base, decision: await fusedDecision(train.speech, train.dimA, w, base), centroid: off.centroid } });
 }
-const variants: Arm[] = cuts ? weights.flatMap((w) => cuts.map((minStayRate) => ({ w, minStayRate }))) : weights.map((w) => ({ w }));
 const modelId = heldOut ? A : 'fold';
 const baseScen = mapScenarios(scen, (v) => firstPrint(v, dimA));
 const fusedScen = new Map(weights.map((w) => [w, mapScenarios(scen, (v) => fusedVector(v, dimA, w))]));
+const mergeScen = new Map(mergeSpecs ? weights.map((w) => [w, withMergePrints(scen, dimA, w)]) : []);
+
+/** The fused merge threshold of a grid-4 arm (see the header); `calibrated` on the training speakers, seeds 1–5. */
+async function kindMergeTau(w: number, spec: string): Promise<number> {
+  const prior = fusedThresholds(ta, thresholdsFor(B), w).mergeTau;
+  if (spec === 'prior') return prior;
+  if (spec === 'prior-0.05') return Number((prior - 0.05).toFixed(4));
+  if (spec !== 'calibrated') throw new Error(`--kind-merge: prior, prior-0.05 or calibrated, not ${spec}`);
+  const cal = withMergePrints(scenarios(train.speech, [1, 2, 3, 4, 5], 0), train.dimA, w);
+  let best: { tau: number; acc: number } | null = null;
+  for (let i = 0; i <= 27; i++) {
+    const tau = Number((0.3 + 0.025 * i).toFixed(3));
+    let pairs = 0, joined = 0, acc = 0;
+    for (const s of cal) {
+      const figs: number[] = [];
+      for (const sessions of s.runs) {
+        const r = await runSessions(sessions, 'fold', { ...off, kindMerge: { minStayRate: KIND_CUT, linkageTau: tau } });
+        for (const e of r.sessions) if (meetingLike(e.stays, e.transitions, KIND_CUT)) { pairs += e.merges.differentPairs; joined += e.merges.differentPairsJoined; }
+        figs.push(figures(r.attributions).withinUtterance);
+      }
+      acc += mean(figs) / cal.length;
+    }
+    const safe = joined <= 0.01 * pairs;
+    console.log(`  w ${w} fused merge ${tau.toFixed(3)}: different-speaker pairs joined ${joined}/${pairs}${safe ? '' : ' (over 1 %)'}, mean within utt ${pc(acc)}`);
+    if (safe && (!best || acc >= best.acc - 1e-9)) best = { tau, acc };
+  }
+  console.log(`w ${w}: calibrated fused merge threshold ${best?.tau ?? 0.975}`);
+  return best?.tau ?? 0.975;
+}
+
+const variants: Arm[] = [];
+if (mergeSpecs) for (const w of weights) for (const merge of mergeSpecs) variants.push({ w, merge, linkageTau: await kindMergeTau(w, merge) });
+else variants.push(...(cuts ? weights.flatMap((w) => cuts.map((minStayRate) => ({ w, minStayRate }))) : weights.map((w) => ({ w }))));
+const kindOptions = (v: Arm): RunOptions => ({ ...off, kindMerge: { minStayRate: KIND_CUT, linkageTau: v.linkageTau! } });
+
+/** A grid-4 arm's runs of scenario `k`, telling in how many sessions the fused merge ran. */
+async function kindMerged(v: Arm, k: number): Promise<RunFigures[]> {
+  const s = mergeScen.get(v.w)![k]!;
+  let merged = 0, sessions = 0;
+  const out: RunFigures[] = [];
+  for (const run of s.runs) {
+    const r = await runSessions(run, modelId, kindOptions(v));
+    merged += r.sessions.filter((e) => meetingLike(e.stays, e.transitions, KIND_CUT)).length;
+    sessions += r.sessions.length;
+    out.push(figures(r.attributions, r.merges, r.revisions));
+  }
+  console.log(`  [w ${v.w}, fused merge ${v.merge} ${v.linkageTau}] ${s.name}: fused merge ran in ${merged} of ${sessions} sessions`);
+  return out;
+}
 
 /** Each scenario's runs by one setting, memoised (the kind arms of one weight share them); `ms`: the tracker's time. */
 const memo = new Map<string, { runs: Awaited<ReturnType<typeof runSessions>>[]; ms: number }>();
@@ -210,9 +301,9 @@ async function kindSwitched(v: Arm, k: number): Promise<RunFigures[]> {
 
 await runVariantGrid({
   modelId, scen: baseScen, off, heldOut, runs: RUNS, variants,
-  optionsOf: (v) => arms.find((a) => a.w === v.w)!.options,
-  scenOf: (v) => (v.minStayRate == null ? fusedScen.get(v.w)! : baseScen),
-  score: (v, k) => (v.minStayRate == null ? null : kindSwitched(v, k)),
+  optionsOf: (v) => (v.merge ? kindOptions(v) : arms.find((a) => a.w === v.w)!.options),
+  scenOf: (v) => (v.merge ? mergeScen.get(v.w)! : v.minStayRate == null ? fusedScen.get(v.w)! : baseScen),
+  score: (v, k) => (v.merge ? kindMerged(v, k) : v.minStayRate == null ? null : kindSwitched(v, k)),
   extraOff: (f) => joinText(joins(f)),
   extraScenario: (on, offRuns, d) => `${joinText(joins(on))}; utterances under another speaker's id ${pc(mean(offRuns.map((x) => x.foreign)))} → ${pc(mean(on.map((x) => x.foreign)))} %, Δ ${ci(d((x) => x.foreign))}`,
   extraRule: (on, offAll) => {

@@ -65,3 +65,12 @@ export function fusedThresholds(ta: SpeakerThresholds, tb: SpeakerThresholds, w:
     mergeTau: mix(ta.mergeTau, tb.mergeTau),
   };
 }
+
+/**
+ * `scen` (joint vectors) as the kind merge reads it (bench/lib/speaker-kind-merge.ts): every utterance's `vector` the
+ * first embedder's print (what the one live tracker sees), its `mergeVector` the fused print at `w` (what the merge of a
+ * meeting-like session clusters on). Same sessions, same order.
+ */
+export function withMergePrints(scen: readonly Scenario[], dimA: number, w: number): Scenario[] {
+  return scen.map((s) => ({ name: s.name, runs: s.runs.map((run) => run.map((sess) => sess.map((u) => ({ ...u, vector: firstPrint(u.vector, dimA), mergeVector: fusedVector(u.vector, dimA, w) })))) }));
+}

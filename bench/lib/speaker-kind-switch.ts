@@ -8,6 +8,7 @@
  * `fused:`), so a speaker attributed by one run in one session and by the other in another counts as two ids.
  */
 import { ParleyError } from '../../graph/core/errors.js';
+import { meetingLike } from './speaker-kind-merge.js';
 import { tallySum, type Attribution, type MergeTally, type SessionEnd } from './speaker-sessions.js';
 
 /** One run of sessions as `runSessions` returns it (the parts this choice reads). */
@@ -16,10 +17,7 @@ export interface SessionsRun {
   sessions: readonly SessionEnd[];
 }
 
-/** Whether a session whose tracker counted `stays` of `transitions` is meeting-like at `minStayRate`. */
-export function meetingLike(stays: number, transitions: number, minStayRate: number): boolean {
-  return transitions > 0 && stays / transitions >= minStayRate;
-}
+export { meetingLike } from './speaker-kind-merge.js';
 
 /**
  * The attributions each session ends with when the base run's stay rate picks the run (see the file's header), the

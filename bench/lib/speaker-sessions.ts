@@ -2,6 +2,7 @@ import { openDatabase } from '../../graph/sqlite/database.js';
 import { SqliteVoiceprintStore } from '../../graph/sqlite/sqlite-voiceprint-store.js';
 import { planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
 import { clusterSessionIds, sessionIdsFrom, type CalibratedMerge, type SessionId } from '../../pipelines/speaker/session-clustering.js';
+import { idsOnMergePrints, kindMergeFor, type KindMerge } from './speaker-kind-merge.js';
 import { absorptionFor, type SmallIdAbsorption } from '../../pipelines/speaker/small-id-absorption.js';
 import { pooledClaims, type PooledClaim } from '../../pipelines/speaker/stored-claim.js';
 import { reclusterUtterances, type ReclusterOptions } from '../../pipelines/speaker/utterance-reclustering.js';
@@ -18,6 +19,8 @@ export interface EvalUtterance {
   vector: Float32Array;
   /** Length of the utterance's audio, in seconds (for speech-time weighting). */
   seconds: number;
+  /** The print the kind merge clusters on (`RunOptions.kindMerge`; e.g. the fused print); absent: `vector`. */
+  mergeVector?: Float32Array;
 }
 
 /** Who one utterance was attributed to, after the session's merge. */
@@ -106,6 +109,12 @@ export interface RunOptions {
    * `band`). Absent: every turn wideband, no offsets.
    */
   band?: { turn: VoiceBand; offsets: BandOffsets; pooled: boolean } | null;
+  /**
+   * The kind merge (bench/lib/speaker-kind-merge.ts): in a meeting-like session (the tracker's stay rate at least
+   * `minStayRate`) the `clusters` merge runs on the utterances' `mergeVector` at `linkageTau` instead of the rule above
+   * (which every other session keeps). Absent: none.
+   */
+  kindMerge?: KindMerge | null;
   /** Told each session's ids as the merge sees them, with each id's majority speaker (calibration pairs). */
   onSessionEnd?: (ids: SessionId[], owner: ReadonlyMap<string, string>) => void;
 }
@@ -161,7 +170,10 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
         const { stays, transitions } = tracker.stayCount();
         const absorb = absorptionFor(o.absorb, stays, transitions);
         const rule = o.mergeCalibrated ? { calibrated: o.mergeCalibrated } : { linkageTau: o.mergeTau ?? 1, ...(absorb ? { absorb } : {}) };
-        const merges = o.mergeTau === null ? [] : mergeOn === 'clusters'
+        const kind = kindMergeFor(o.kindMerge, stays, transitions);
+        const merges = o.mergeTau === null ? [] : kind && mergeOn === 'clusters'
+          ? clusterSessionIds(idsOnMergePrints(sessionIds, here.map((a, i) => ({ id: a.id, seconds: utts[i]!.seconds, print: utts[i]!.mergeVector ?? utts[i]!.vector }))), { linkageTau: kind.linkageTau, minUtterances })
+          : mergeOn === 'clusters'
           ? clusterSessionIds(sessionIds, { ...rule, minUtterances })
           : planMerges(candidates, { mergeTau: o.mergeTau, minUtterances });
         let fired = false;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ParleyError } from '../../graph/core/errors.js';
-import { firstPrint, fusedThresholds, fusedVector, JointSpeakerEmbedder, mapScenarios } from '../../bench/lib/speaker-fusion.js';
+import { firstPrint, fusedThresholds, fusedVector, JointSpeakerEmbedder, mapScenarios, withMergePrints } from '../../bench/lib/speaker-fusion.js';
 import { cosine, l2Normalise, type SpeakerEmbedder } from '../../pipelines/speaker/speaker-embedder.js';
 import { ECAPA_THRESHOLDS } from '../../pipelines/speaker/speaker-thresholds.js';
 
@@ -48,4 +48,14 @@ test('fused thresholds are the weighted sum; mapped scenarios keep their session
   const m = mapScenarios(scen, (x) => firstPrint(x, 2));
   assert.deepEqual(m[0]!.runs[0]![0]!.map((u) => [u.speaker, u.seconds, [...u.vector]]), [['a', 1, [1, 0]], ['b', 2, [1, 0]]]);
   assert.equal(m[0]!.runs[0]![0]![0]!.vector, m[0]!.runs[0]![0]![1]!.vector, 'one mapped vector per original');
+});
+
+test('merge prints: the tracker sees the first print, the kind merge the fused one, same sessions', () => {
+  const j = Float32Array.from([0.6, 0.8, 1, 0]);
+  const scen = [{ name: 's', runs: [[[{ speaker: 'a', vector: j, seconds: 2 }], [{ speaker: 'b', vector: j, seconds: 3 }]]] }];
+  const out = withMergePrints(scen, 2, 0.5);
+  assert.equal(out[0]!.name, 's');
+  const u = out[0]!.runs[0]![1]![0]!;
+  assert.deepEqual([u.speaker, u.seconds, [...u.vector]], ['b', 3, [...firstPrint(j, 2)]]);
+  assert.deepEqual([...u.mergeVector!], [...fusedVector(j, 2, 0.5)]);
 });
