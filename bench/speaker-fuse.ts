@@ -101,6 +101,26 @@
  * nothing at 0.8725–0.975 (calibrated 0.975 at both weights: the within accuracy flat over the sweep, ties to the higher;
  * the training same-speaker id pairs' fused linkage is at most 0.73). No held-out run, nothing wired; docs/BENCHMARKS.md
  * "Fused prints only in the end-of-session merge".
+ * Grid 5, the same end-of-session merge at thresholds that can fire (helper kindmerge2, after grid 4), fixed and
+ * committed before it was run (and before the control's thresholds below were computed):
+ *   npm run bench:speaker-fuse -- --kind-merge-arms 0.5:0.60,0.5:0.65,0.5:0.70,1:T,1:T+0.05,1:T+0.1 --cache FILE
+ * - design exactly grid 4's (one tracker, the shipped default, its one store; at the end of a session with stay rate at
+ *   least 0.7 the merge clusters the session's ids by average linkage on the merge prints at the arm's threshold; every
+ *   other session keeps today's merge). `--kind-merge-arms W:TAU,…` lists the arms (weight and fixed threshold) as pairs,
+ *   instead of grid 4's weight × spec cross product.
+ * - arms (6): the fused print at w 0.5 with thresholds 0.60 / 0.65 / 0.70 (fixed by the lead from grid 4's diagnostic:
+ *   training different-speaker pairs' fused linkage at most 0.62, same-speaker pairs up to 0.73); and as a control the
+ *   stats-lda-v2 print alone (w = 1: the merge print is the tracker's own print, so the arm is "merge lower" on today's
+ *   prints, average linkage) in the same meeting-like sessions at T, T + 0.05, T + 0.10, where T is the maximum, rounded
+ *   up to 3 decimals, of the average linkage on stats-lda-v2 prints (w = 1) of the different-speaker id pairs left by
+ *   the shipped default in the meeting-like sessions (stay rate ≥ 0.7) of the three training meeting scenarios pooled,
+ *   seeds 1–10, training speakers out of fold, the same cache (each id labelled by its majority speaker, as grid 4's
+ *   diagnostic); computed by /tmp/kindmerge2/diag.mjs after this rule's commit and before the grid, only the
+ *   different-speaker distribution printed, and T committed here before the grid. Question: does fusion add anything
+ *   over simply merging lower on today's prints?
+ * - eligibility, objective (mean Δ within utt over the three meeting scenarios; ties to the larger w, then the higher
+ *   threshold), held-out gate (once, the best eligible arm only, `--heldout --kind-merge-arms W:TAU --cache FILE`, with
+ *   the same-run baselines) and wiring rule exactly as grid 4's (above). Nothing is wired in this task.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { argString } from './lib/cli.js';
