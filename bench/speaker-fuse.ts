@@ -117,7 +117,10 @@
  *   seeds 1–10, training speakers out of fold, the same cache (each id labelled by its majority speaker, as grid 4's
  *   diagnostic); computed by /tmp/kindmerge2/diag.mjs after this rule's commit and before the grid, only the
  *   different-speaker distribution printed, and T committed here before the grid. Question: does fusion add anything
- *   over simply merging lower on today's prints?
+ *   over simply merging lower on today's prints? T computed (19:11 UTC): 253 different-speaker pairs, max 0.48980
+ *   (clean / phone / far-field meetings 0.4007 / 0.4237 / 0.4898), so T = 0.490 and the control arms 1:0.49, 1:0.54,
+ *   1:0.59:
+ *   npm run bench:speaker-fuse -- --kind-merge-arms 0.5:0.60,0.5:0.65,0.5:0.70,1:0.49,1:0.54,1:0.59 --cache FILE
  * - eligibility, objective (mean Δ within utt over the three meeting scenarios; ties to the larger w, then the higher
  *   threshold), held-out gate (once, the best eligible arm only, `--heldout --kind-merge-arms W:TAU --cache FILE`, with
  *   the same-run baselines) and wiring rule exactly as grid 4's (above). Nothing is wired in this task.
