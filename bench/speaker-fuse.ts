@@ -9,6 +9,7 @@
  *   npm run bench:speaker-fuse -- --heldout --weight W --cache FILE     (held-out, once; FILE: the training cache, for the calibration)
  *   `--decisions FILE`: the fitted decisions by weight, read from FILE when it holds the weight, else fitted and written there
  *   `--kind-merge SPECS`: grid 4, the fused prints in the end-of-session merge of meeting-like sessions (below)
+ *   `--kind-merge-arms W:TAU,…`: grid 5, the same merge with its arms as weight and fixed threshold pairs (below)
  *
  * Calibration of each weight, on the training speakers' out-of-fold prints only: the score calibration of
  * scripts/calibrate-speaker-decision.ts (the same pairs, `calibrationPairs`), its prior grid (logPriorNew −3…3 ×
@@ -130,7 +131,7 @@ import { argString } from './lib/cli.js';
 import { ci, mean, pc, runVariantGrid } from './lib/speaker-variant-grid.js';
 import { figures, type RunFigures } from './lib/speaker-meeting-runs.js';
 import { switchByKind } from './lib/speaker-kind-switch.js';
-import { meetingLike } from './lib/speaker-kind-merge.js';
+import { meetingLike, parseKindMergeArms } from './lib/speaker-kind-merge.js';
 import { runSessions } from './lib/speaker-sessions.js';
 import { heldOutSpeech, scenarios, type ConditionSpeech } from './lib/speaker-revise-data.js';
 import { skipWithoutSharedSpeech } from './lib/shared-speech.js';
@@ -157,7 +158,10 @@ skipWithoutSharedSpeech('speaker-fuse');
 const heldOut = process.argv.includes('--heldout');
 const RUNS = Number(process.env.PARLEY_SPEAKER_RUNS ?? 10);
 const seeds = Array.from({ length: RUNS }, (_, i) => i + 1);
-const weights = argString('weight', '0.3,0.5,0.7').split(',').map(Number);
+/** `--kind-merge-arms W:TAU,…`: grid 5's arms as weight and fixed merge threshold pairs (see the header). */
+const kindArmsText = argString('kind-merge-arms', '');
+const kindArms = kindArmsText ? parseKindMergeArms(kindArmsText) : null;
+const weights = kindArms ? [...new Set(kindArms.map((a) => a.w))] : argString('weight', '0.3,0.5,0.7').split(',').map(Number);
 const cache = argString('cache', '') || null;
 /** `--kind-switch CUTS`: the session-kind-aware arms, one per weight × stay-rate cut (see the header). */
 const cuts = (argString('kind-switch', '') || null)?.split(',').map(Number) ?? null;
@@ -235,7 +239,7 @@ const ta = thresholdsFor(A);
 const off: RunOptions = { thresholds: ta, mergeTau: ta.mergeTau, shortSeconds: SHORT_TURN_MS / 1000, decision: decisionFor(A), centroid: chosenCentroid(A) ?? { capSeconds: 10, onMatch: true } };
 type Arm = { w: number; minStayRate?: number; merge?: string; linkageTau?: number };
 const arms: { w: number; options: RunOptions }[] = [];
-for (const w of mergeSpecs ? [] : weights) {
+for (const w of mergeSpecs || kindArms ? [] : weights) {
   const t = fusedThresholds(ta, thresholdsFor(B), w);
   const base: RunOptions = { thresholds: t, mergeTau: t.mergeTau, shortSeconds: SHORT_TURN_MS / 1000 };
   arms.push({ w, options: { ...base, decision: await fusedDecision(train.speech, train.dimA, w, base), centroid: off.centroid } });
@@ -243,7 +247,7 @@ for (const w of mergeSpecs ? [] : weights) {
 const modelId = heldOut ? A : 'fold';
 const baseScen = mapScenarios(scen, (v) => firstPrint(v, dimA));
 const fusedScen = new Map(weights.map((w) => [w, mapScenarios(scen, (v) => fusedVector(v, dimA, w))]));
-const mergeScen = new Map(mergeSpecs ? weights.map((w) => [w, withMergePrints(scen, dimA, w)]) : []);
+const mergeScen = new Map(mergeSpecs || kindArms ? weights.map((w) => [w, withMergePrints(scen, dimA, w)]) : []);
 
 /** The fused merge threshold of a grid-4 arm (see the header); `calibrated` on the training speakers, seeds 1–5. */
 async function kindMergeTau(w: number, spec: string): Promise<number> {
@@ -274,7 +278,8 @@ async function kindMergeTau(w: number, spec: string): Promise<number> {
 }
 
 const variants: Arm[] = [];
-if (mergeSpecs) for (const w of weights) for (const merge of mergeSpecs) variants.push({ w, merge, linkageTau: await kindMergeTau(w, merge) });
+if (kindArms) variants.push(...kindArms.map((a) => ({ w: a.w, merge: 'fixed', linkageTau: a.linkageTau })));
+else if (mergeSpecs) for (const w of weights) for (const merge of mergeSpecs) variants.push({ w, merge, linkageTau: await kindMergeTau(w, merge) });
 else variants.push(...(cuts ? weights.flatMap((w) => cuts.map((minStayRate) => ({ w, minStayRate }))) : weights.map((w) => ({ w }))));
 const kindOptions = (v: Arm): RunOptions => ({ ...off, kindMerge: { minStayRate: KIND_CUT, linkageTau: v.linkageTau! } });
 
