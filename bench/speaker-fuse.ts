@@ -125,6 +125,10 @@
  * - eligibility, objective (mean Δ within utt over the three meeting scenarios; ties to the larger w, then the higher
  *   threshold), held-out gate (once, the best eligible arm only, `--heldout --kind-merge-arms W:TAU --cache FILE`, with
  *   the same-run baselines) and wiring rule exactly as grid 4's (above). Nothing is wired in this task.
+ * Result of grid 5 (2026-12-07, helper kindmerge2): no arm eligible (best pooled meetings +0.1 [+0.0, +0.2], stats-lda-v2
+ * alone at 0.49; fused 0.60 +0.1 [−0.0, +0.4] with the only wrong join; 0.65 / 0.70 joined nothing); the merge joined at
+ * most 3 id pairs in 180 meeting sessions; fusion added nothing over merging lower on stats-lda-v2 prints. No held-out
+ * run, nothing wired; docs/BENCHMARKS.md "The end-of-session merge of meeting-like sessions at thresholds that can fire".
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { argString } from './lib/cli.js';
