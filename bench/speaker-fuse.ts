@@ -9,6 +9,7 @@
  *   npm run bench:speaker-fuse -- --heldout --weight W --cache FILE     (held-out, once; FILE: the training cache, for the calibration)
  *   `--decisions FILE`: the fitted decisions by weight, read from FILE when it holds the weight, else fitted and written there
  *   `--kind-merge SPECS`: grid 4, the fused prints in the end-of-session merge of meeting-like sessions (below)
+ *   `--kind-merge-arms W:TAU,…`: grid 5, the same merge with its arms as weight and fixed threshold pairs (below)
  *
  * Calibration of each weight, on the training speakers' out-of-fold prints only: the score calibration of
  * scripts/calibrate-speaker-decision.ts (the same pairs, `calibrationPairs`), its prior grid (logPriorNew −3…3 ×
@@ -101,13 +102,40 @@
  * nothing at 0.8725–0.975 (calibrated 0.975 at both weights: the within accuracy flat over the sweep, ties to the higher;
  * the training same-speaker id pairs' fused linkage is at most 0.73). No held-out run, nothing wired; docs/BENCHMARKS.md
  * "Fused prints only in the end-of-session merge".
+ * Grid 5, the same end-of-session merge at thresholds that can fire (helper kindmerge2, after grid 4), fixed and
+ * committed before it was run (and before the control's thresholds below were computed):
+ *   npm run bench:speaker-fuse -- --kind-merge-arms 0.5:0.60,0.5:0.65,0.5:0.70,1:T,1:T+0.05,1:T+0.1 --cache FILE
+ * - design exactly grid 4's (one tracker, the shipped default, its one store; at the end of a session with stay rate at
+ *   least 0.7 the merge clusters the session's ids by average linkage on the merge prints at the arm's threshold; every
+ *   other session keeps today's merge). `--kind-merge-arms W:TAU,…` lists the arms (weight and fixed threshold) as pairs,
+ *   instead of grid 4's weight × spec cross product.
+ * - arms (6): the fused print at w 0.5 with thresholds 0.60 / 0.65 / 0.70 (fixed by the lead from grid 4's diagnostic:
+ *   training different-speaker pairs' fused linkage at most 0.62, same-speaker pairs up to 0.73); and as a control the
+ *   stats-lda-v2 print alone (w = 1: the merge print is the tracker's own print, so the arm is "merge lower" on today's
+ *   prints, average linkage) in the same meeting-like sessions at T, T + 0.05, T + 0.10, where T is the maximum, rounded
+ *   up to 3 decimals, of the average linkage on stats-lda-v2 prints (w = 1) of the different-speaker id pairs left by
+ *   the shipped default in the meeting-like sessions (stay rate ≥ 0.7) of the three training meeting scenarios pooled,
+ *   seeds 1–10, training speakers out of fold, the same cache (each id labelled by its majority speaker, as grid 4's
+ *   diagnostic); computed by /tmp/kindmerge2/diag.mjs after this rule's commit and before the grid, only the
+ *   different-speaker distribution printed, and T committed here before the grid. Question: does fusion add anything
+ *   over simply merging lower on today's prints? T computed (19:11 UTC): 253 different-speaker pairs, max 0.48980
+ *   (clean / phone / far-field meetings 0.4007 / 0.4237 / 0.4898), so T = 0.490 and the control arms 1:0.49, 1:0.54,
+ *   1:0.59:
+ *   npm run bench:speaker-fuse -- --kind-merge-arms 0.5:0.60,0.5:0.65,0.5:0.70,1:0.49,1:0.54,1:0.59 --cache FILE
+ * - eligibility, objective (mean Δ within utt over the three meeting scenarios; ties to the larger w, then the higher
+ *   threshold), held-out gate (once, the best eligible arm only, `--heldout --kind-merge-arms W:TAU --cache FILE`, with
+ *   the same-run baselines) and wiring rule exactly as grid 4's (above). Nothing is wired in this task.
+ * Result of grid 5 (2026-12-07, helper kindmerge2): no arm eligible (best pooled meetings +0.1 [+0.0, +0.2], stats-lda-v2
+ * alone at 0.49; fused 0.60 +0.1 [−0.0, +0.4] with the only wrong join; 0.65 / 0.70 joined nothing); the merge joined at
+ * most 3 id pairs in 180 meeting sessions; fusion added nothing over merging lower on stats-lda-v2 prints. No held-out
+ * run, nothing wired; docs/BENCHMARKS.md "The end-of-session merge of meeting-like sessions at thresholds that can fire".
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { argString } from './lib/cli.js';
 import { ci, mean, pc, runVariantGrid } from './lib/speaker-variant-grid.js';
 import { figures, type RunFigures } from './lib/speaker-meeting-runs.js';
 import { switchByKind } from './lib/speaker-kind-switch.js';
-import { meetingLike } from './lib/speaker-kind-merge.js';
+import { meetingLike, parseKindMergeArms } from './lib/speaker-kind-merge.js';
 import { runSessions } from './lib/speaker-sessions.js';
 import { heldOutSpeech, scenarios, type ConditionSpeech } from './lib/speaker-revise-data.js';
 import { skipWithoutSharedSpeech } from './lib/shared-speech.js';
@@ -134,7 +162,10 @@ skipWithoutSharedSpeech('speaker-fuse');
 const heldOut = process.argv.includes('--heldout');
 const RUNS = Number(process.env.PARLEY_SPEAKER_RUNS ?? 10);
 const seeds = Array.from({ length: RUNS }, (_, i) => i + 1);
-const weights = argString('weight', '0.3,0.5,0.7').split(',').map(Number);
+/** `--kind-merge-arms W:TAU,…`: grid 5's arms as weight and fixed merge threshold pairs (see the header). */
+const kindArmsText = argString('kind-merge-arms', '');
+const kindArms = kindArmsText ? parseKindMergeArms(kindArmsText) : null;
+const weights = kindArms ? [...new Set(kindArms.map((a) => a.w))] : argString('weight', '0.3,0.5,0.7').split(',').map(Number);
 const cache = argString('cache', '') || null;
 /** `--kind-switch CUTS`: the session-kind-aware arms, one per weight × stay-rate cut (see the header). */
 const cuts = (argString('kind-switch', '') || null)?.split(',').map(Number) ?? null;
@@ -212,7 +243,7 @@ const ta = thresholdsFor(A);
 const off: RunOptions = { thresholds: ta, mergeTau: ta.mergeTau, shortSeconds: SHORT_TURN_MS / 1000, decision: decisionFor(A), centroid: chosenCentroid(A) ?? { capSeconds: 10, onMatch: true } };
 type Arm = { w: number; minStayRate?: number; merge?: string; linkageTau?: number };
 const arms: { w: number; options: RunOptions }[] = [];
-for (const w of mergeSpecs ? [] : weights) {
+for (const w of mergeSpecs || kindArms ? [] : weights) {
   const t = fusedThresholds(ta, thresholdsFor(B), w);
   const base: RunOptions = { thresholds: t, mergeTau: t.mergeTau, shortSeconds: SHORT_TURN_MS / 1000 };
   arms.push({ w, options: { ...base, decision: await fusedDecision(train.speech, train.dimA, w, base), centroid: off.centroid } });
@@ -220,7 +251,7 @@ for (const w of mergeSpecs ? [] : weights) {
 const modelId = heldOut ? A : 'fold';
 const baseScen = mapScenarios(scen, (v) => firstPrint(v, dimA));
 const fusedScen = new Map(weights.map((w) => [w, mapScenarios(scen, (v) => fusedVector(v, dimA, w))]));
-const mergeScen = new Map(mergeSpecs ? weights.map((w) => [w, withMergePrints(scen, dimA, w)]) : []);
+const mergeScen = new Map(mergeSpecs || kindArms ? weights.map((w) => [w, withMergePrints(scen, dimA, w)]) : []);
 
 /** The fused merge threshold of a grid-4 arm (see the header); `calibrated` on the training speakers, seeds 1–5. */
 async function kindMergeTau(w: number, spec: string): Promise<number> {
@@ -251,7 +282,8 @@ async function kindMergeTau(w: number, spec: string): Promise<number> {
 }
 
 const variants: Arm[] = [];
-if (mergeSpecs) for (const w of weights) for (const merge of mergeSpecs) variants.push({ w, merge, linkageTau: await kindMergeTau(w, merge) });
+if (kindArms) variants.push(...kindArms.map((a) => ({ w: a.w, merge: 'fixed', linkageTau: a.linkageTau })));
+else if (mergeSpecs) for (const w of weights) for (const merge of mergeSpecs) variants.push({ w, merge, linkageTau: await kindMergeTau(w, merge) });
 else variants.push(...(cuts ? weights.flatMap((w) => cuts.map((minStayRate) => ({ w, minStayRate }))) : weights.map((w) => ({ w }))));
 const kindOptions = (v: Arm): RunOptions => ({ ...off, kindMerge: { minStayRate: KIND_CUT, linkageTau: v.linkageTau! } });
 

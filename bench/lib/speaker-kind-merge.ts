@@ -29,6 +29,25 @@ export function validateKindMerge(k: KindMerge): void {
   if (!(k.linkageTau >= -1 && k.linkageTau <= 1)) throw new RangeError(`linkage threshold must be a cosine in [-1, 1], not ${k.linkageTau}`);
 }
 
+/** One arm of a kind-merge grid given as a pair: the merge print's fusion weight and the fixed linkage threshold. */
+export interface KindMergeArm {
+  /** In [0, 1]: the fusion weight of the merge print (1: the first embedder's print alone). */
+  w: number;
+  /** The average-linkage cosine threshold of the merge on those prints. */
+  linkageTau: number;
+}
+
+/** `W:TAU,W:TAU,…` (bench/speaker-fuse.ts `--kind-merge-arms`) as arms, in order; each weight and threshold checked. */
+export function parseKindMergeArms(text: string): KindMergeArm[] {
+  return text.split(',').map((part) => {
+    const [w, tau, ...rest] = part.trim().split(':').map((x) => (x.trim() === '' ? NaN : Number(x)));
+    if (w === undefined || tau === undefined || rest.length > 0 || !Number.isFinite(w) || !Number.isFinite(tau)) throw new RangeError(`kind merge arms are W:TAU pairs, not "${part}"`);
+    if (!(w >= 0 && w <= 1)) throw new RangeError(`fusion weight must be in [0, 1], not ${w}`);
+    validateKindMerge({ minStayRate: 0, linkageTau: tau });
+    return { w, linkageTau: tau };
+  });
+}
+
 /** The kind merge to run at the end of a session with `stays` of `transitions`: `k` when meeting-like, else null. */
 export function kindMergeFor(k: KindMerge | null | undefined, stays: number, transitions: number): KindMerge | null {
   if (!k) return null;

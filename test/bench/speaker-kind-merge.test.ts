@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { idsOnMergePrints, kindMergeFor, validateKindMerge } from '../../bench/lib/speaker-kind-merge.js';
+import { idsOnMergePrints, kindMergeFor, parseKindMergeArms, validateKindMerge } from '../../bench/lib/speaker-kind-merge.js';
 import { runSessions, type EvalUtterance } from '../../bench/lib/speaker-sessions.js';
 import { ECAPA_THRESHOLDS } from '../../pipelines/speaker/speaker-thresholds.js';
 
@@ -14,6 +14,15 @@ test('kind merge: only in a meeting-like session (stay rate at least the cut), a
   assert.equal(kindMergeFor(null, 10, 10), null);
   assert.throws(() => validateKindMerge({ minStayRate: 1.2, linkageTau: 0.9 }), /stay-rate cut/);
   assert.throws(() => validateKindMerge({ minStayRate: 0.7, linkageTau: 1.5 }), /linkage/);
+});
+
+test('kind merge arms: weight:threshold pairs in order, each checked', () => {
+  assert.deepEqual(parseKindMergeArms('0.5:0.60,0.5:0.65, 1:0.49'), [{ w: 0.5, linkageTau: 0.6 }, { w: 0.5, linkageTau: 0.65 }, { w: 1, linkageTau: 0.49 }]);
+  assert.throws(() => parseKindMergeArms('0.5'), /W:TAU/);
+  assert.throws(() => parseKindMergeArms('0.5:x'), /W:TAU/);
+  assert.throws(() => parseKindMergeArms('1.5:0.6'), /weight/);
+  assert.throws(() => parseKindMergeArms('0.5:1.6'), /linkage/);
+  assert.throws(() => parseKindMergeArms(''), /W:TAU/);
 });
 
 test('ids on merge prints: each id keeps its known flag and pools its attributed utterances\' merge prints', () => {
