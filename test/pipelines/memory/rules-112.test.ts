@@ -1,0 +1,109 @@
+/**
+ * Rules 112 (ranges2): dates and ranges the reviews of rules 110 and 111 left misread (issue #16 item 2). Each failed on
+ * main 8521edc9 (what it did there in the comment); the guards of what stays as it was did not.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { findDates } from '../../../pipelines/memory/relative-date.js';
+import { factsSaid } from '../../helpers/extract-said.js';
+
+/** Monday 7 December 2026. */
+const MONDAY = '2026-12-07T10:00:00.000Z';
+const MARIA = ['maria', 'Maria'] as const;
+const JO = ['jo', 'Jo'] as const;
+
+const read = async (s: string): Promise<Array<[string, string | null, string | null]>> =>
+  (await factsSaid(s, MONDAY, MARIA, JO)).map((f) => [f.content, f.eventTime ?? null, f.validUntil ?? null]);
+
+describe('rules 112: ranges of weekdays', () => {
+  test('"Monday to Wednesday last week" is last week\'s, with its end', async () => {
+    // On main: "Maria was off on Monday 7 December 2026", no end.
+    for (const s of ['I was off Monday to Wednesday last week.', 'Last week I was off Monday to Wednesday.', 'I was off from Monday to Wednesday last week.']) {
+      // "Last week" before the clause is a week of its own, as "Next week I'm off…" is.
+      assert.deepEqual(findDates(s, MONDAY).filter((d) => !d.week).map((d) => [d.date, d.end ?? null]), [['2026-11-30', '2026-12-02']], s);
+      const facts = await read(s);
+      assert.ok(facts.length > 0 && facts.every(([c, ev, until]) => ev === '2026-11-30' && !until && /Monday 30 November 2026 to Wednesday 2 December 2026/.test(c)),
+        `${s}: ${JSON.stringify(facts)}`);
+    }
+  });
+
+  test('dashed weekdays "Monday-Wednesday next week", "Mon–Wed next week" end the day after the last', async () => {
+    // On main: 14 to 16 December in the text, validUntil null.
+    for (const s of ["I'm off Monday-Wednesday next week.", "I'm off Mon–Wed next week.", "I'm off Monday - Wednesday next week."]) {
+      const facts = await read(s);
+      assert.deepEqual(facts.map(([, ev, until]) => [ev, until]), [['2026-12-14', '2026-12-17T00:00:00.000Z']], `${s}: ${JSON.stringify(facts)}`);
+      assert.match(facts[0]![0], /Monday 14 December 2026 to Wednesday 16 December 2026/, s);
+    }
+  });
+
+  test('"Tuesday and Friday next week": both days of next week', async () => {
+    // On main: "on Tuesday 8 December 2026 and on Friday 18 December 2026".
+    for (const s of ["I'm off Tuesday and Friday next week.", "I'm off on Tuesday and Friday next week.", "I'm off Tuesday, Wednesday and Friday next week."]) {
+      const dates = findDates(s, MONDAY).map((d) => d.date);
+      assert.equal(dates[0], '2026-12-15', `${s}: ${JSON.stringify(dates)}`);
+      assert.equal(dates.at(-1), '2026-12-18', s);
+      assert.ok(!dates.includes('2026-12-08'), s);
+    }
+    // Another week's day stays its own: "Tuesday" of this week, "Friday next week".
+    assert.deepEqual(findDates('I saw Tom on Tuesday and I fly out on Friday next week.', MONDAY).map((d) => d.date), ['2026-12-01', '2026-12-18']);
+    assert.equal(findDates('the week after next', MONDAY)[0]?.date, '2026-12-21');
+  });
+
+  test('weekly schedules, hours and scores keep as they were', async () => {
+    for (const s of ['I work Monday to Friday.', 'I work Monday-Friday.', 'The shop is open Mon–Sat.', 'I worked Monday to Friday.']) {
+      assert.ok(findDates(s, MONDAY).every((d) => !d.end), s);
+      const facts = await read(s);
+      assert.ok(facts.every(([c, , until]) => !until && !/ to \w+day /.test(c)), `${s}: ${JSON.stringify(facts)}`);
+    }
+    for (const [s, ev] of [['My shift is 9–5 tomorrow.', '2026-12-08'], ['The match finished 2 - 1 yesterday.', '2026-12-06']] as const) {
+      const facts = await read(s);
+      assert.ok(facts.length > 0 && facts.every(([, e, until]) => e === ev && !until), `${s}: ${JSON.stringify(facts)}`);
+    }
+  });
+});
+
+describe('rules 112: days of the month, hours, the march, a slot booked days ago', () => {
+  test('"it\'s from the 20th to the 22nd" after a booking told as past is this month\'s stay', async () => {
+    // On main: "from Friday 20 November 2026 to Sunday 22 November 2026", no end.
+    const s = "I booked the hotel, it's from the 20th to the 22nd.";
+    assert.deepEqual(findDates(s, MONDAY).map((d) => [d.date, d.end ?? null]), [['2026-12-20', '2026-12-22']]);
+    const facts = await read(s);
+    assert.ok(facts.length > 0 && facts.every(([c, ev, until]) => ev === '2026-12-20' && until === '2026-12-23T00:00:00.000Z' && /20 December 2026 to .*22 December 2026/.test(c)),
+      JSON.stringify(facts));
+    // Told of the past, a range is still behind.
+    assert.deepEqual(findDates('I was in Rome between the 3rd and the 5th.', MONDAY).map((d) => [d.date, d.end ?? null]), [['2026-12-03', '2026-12-05']]);
+  });
+
+  test('reported speech keeps the hour: "Jo said the movie is on Tuesday at seven fifteen / 7:15"', async () => {
+    // On main: "Jo said the movie is on Tuesday 8 December 2026", the hour dropped.
+    for (const s of ['Jo said the movie is on Tuesday at seven fifteen.', 'Jo said the movie is on Tuesday at 7:15.']) {
+      assert.deepEqual(findDates(s, MONDAY).map((d) => [d.date, d.clock ?? null]), [['2026-12-08', '19:15']], s);
+      const facts = await read(s);
+      assert.ok(facts.some(([c]) => /Tuesday 8 December 2026 at 7:15pm/.test(c)), `${s}: ${JSON.stringify(facts)}`);
+    }
+    // No saying, no hour guessed for a sentence told as past.
+    assert.equal(findDates('I called her on Tuesday at 7.', MONDAY)[0]?.clock, undefined);
+    assert.equal(findDates('Jo said she called on Tuesday at 7.', MONDAY)[0]?.clock, undefined);
+  });
+
+  test('"the march is on Saturday": a noun, no month', async () => {
+    // On main: "March 2027 is on Saturday 12 December 2026", dated 2027-03.
+    for (const s of ['The march is on Saturday.', 'The march starts at noon on Saturday.']) {
+      const dates = findDates(s, MONDAY);
+      assert.ok(dates.every((d) => d.date !== '2027-03') && dates.some((d) => d.date === '2026-12-12'), `${s}: ${JSON.stringify(dates)}`);
+    }
+    // The month still is.
+    assert.equal(findDates('The March meeting is on the 3rd of March.', MONDAY).some((d) => d.date.startsWith('2027-03')), true);
+    assert.equal(findDates("We're going in March.", MONDAY)[0]?.date, '2027-03');
+  });
+
+  test('"Two days ago I reserved a room on Friday at 3pm": the slot is the coming Friday', async () => {
+    // On main: "…reserved a room on Friday 4 December 2026 at 3pm".
+    for (const s of ['Two days ago I reserved a room on Friday at 3pm.', 'A few days ago I booked a table on Friday at 8pm.', 'The day before yesterday I booked a table on Friday at 8pm.']) {
+      const friday = findDates(s, MONDAY).find((d) => /friday/i.test(d.phrase));
+      assert.equal(friday?.date, '2026-12-11', s);
+    }
+    // "Two days ago I had a table on Friday at 8pm": no booking, still behind; "last Friday" too.
+    assert.equal(findDates('Last Friday I had a table at 8pm.', MONDAY)[0]?.date, '2026-12-04');
+  });
+});
