@@ -72,9 +72,10 @@ const SLOT_OF_THE_DAY = new RegExp(String.raw`\bthe\s+(?:first|last|earliest|lat
 const TIME_BACK = new RegExp(String.raw`\b(?:(?!this\s)(?:${PAST_TIME})|last\s+time|previous)\b`, 'i');
 /**
  * The day before today, told of the act ("Yesterday I booked a table on Friday at 8pm", "last night I reserved a room…";
- * rules 110): a slot booked then with a weekday of its own is no day before it, so the weekday's slot lies ahead.
+ * rules 110; "two days ago", "a few days ago", "the day before yesterday": rules 112): a slot booked then with a weekday of
+ * its own is no day before it, so the weekday's slot lies ahead.
  */
-const ACT_DAY_BEFORE = /\b(?:yesterday(?:\s+(?:morning|afternoon|evening|night))?|last\s+night)\b/gi;
+const ACT_DAY_BEFORE = /\b(?:(?:the\s+day\s+before\s+)?yesterday(?:\s+(?:morning|afternoon|evening|night))?|last\s+night|(?:a|one|two|three|four|five|six|\d|a\s+few|a\s+couple\s+of|couple\s+of|few)\s+days?\s+ago)\b/gi;
 /** An hour of the clock between "at" or "for" and the weekday ("at half past 7 on Friday", "at nine thirty on Friday"; rules 110). */
 const HOUR_BEFORE = new RegExp(String.raw`\b(?:at|for)\s+${HOUR_SAID}\s+$`, 'i');
 /** Where the words said with a weekday end: "for" (another day or thing), a clause's punctuation or joining word. */

@@ -99,9 +99,12 @@ const ORDINAL_RANGE_END = new RegExp(String.raw`^\s+(and|to|until|till|through|-
  * away Monday to Friday", "next Monday to Wednesday"; not "I work Monday to Friday", "the shop is open Monday to
  * Saturday"): a progressive, a future, or "this / next / coming" (rules 108).
  */
-/** "next week" (rules 108, review H3): weekdays of a range said with it are next week's. */
-const NEXT_WEEK_SAID = /\bnext\s+week\b/i;
-const ONE_STRETCH = /\b(?:this|next|coming|will|going\s+to|gonna)\b|['’]ll\b|(?:['’]m|['’]s|['’]re|\b(?:am|is|are|be))\s+(?:\w+ing|off|away|out)\b/i;
+/**
+ * "next week" (rules 108, review H3), "last week" (rules 112): weekdays of a range said with it are that week's ("I was off
+ * Monday to Wednesday last week": 30 November to 2 December, said on 7 December).
+ */
+const WEEK_SAID = /\b(next|last)\s+week\b/i;
+const ONE_STRETCH = /\b(?:this|next|coming|will|going\s+to|gonna)\b|\blast\s+week\b|['’]ll\b|(?:['’]m|['’]s|['’]re|\b(?:am|is|are|be))\s+(?:\w+ing|off|away|out)\b/i;
 /**
  * A stay somewhere "from" one day to another ("I'm in London from Tuesday to Thursday"; rules 111): one stretch too, as
  * `ONE_STRETCH` is. Not without "from" ("I'm in the office Monday to Friday": a week's schedule), nor at a place of every
@@ -120,6 +123,11 @@ const NOW_AFTER_DAY = /(?<=\b(?:mon|tues|wednes|thurs|fri|satur|sun)day)(\s+)now
  * rules 97), not the night of today: chrono read "date night on Friday at 8" as tonight at 8. Blanked as
  * {@link NOW_AFTER_DAY} is.
  */
+/**
+ * A verb of saying, then what is or will be ("Jo said the movie is", "she told me it's", "he mentioned the party will be";
+ * rules 112): a time after it is told as to come, though the sentence is told as past.
+ */
+const REPORTED_AHEAD = /\b(?:said|says|told\s+(?:me|us|you|him|her|them)|mentioned|texted|wrote|confirmed)\s+(?:that\s+)?[^.;!?]{0,40}?(?:\b(?:is|are|will)\b|['’](?:s|re|ll)\b)[^.;!?]*$/i;
 /** A bare hour said with no day ("at 8", "at 7:30"): a day chrono gives it is its own guess. */
 const BARE_HOUR_ALONE = /^at\s+\d{1,2}(?::\d{2})?$/i;
 const NIGHT_OF_EVENT = new RegExp(String.raw`(?<=\b(?:${NIGHT_NAMES.join('|')})['’]?[\s-]+)nights?\b`, 'gi');
@@ -197,7 +205,10 @@ export function ordinalDay(text: string, refIso: string): { phrase: string; date
   // Told of the past ("I met up with them on the 15th"): this month's day if it has come, else last month's. Not the day
   // a booking is for or a move is to ("she moved it to the 12th"; `bookedFor`), which lies ahead.
   const at = m.index + (/^(?:on|by|until|till|from)\s+/i.exec(m[0])?.[0].length ?? 0);
-  const back = (PAST.test(text) || toldAsPast(text)) && !bookedFor(text, at, text.slice(at, m.index + m[0].length));
+  // A range of days said in a clause of its own ("I booked the hotel, it's from the 20th to the 22nd"; rules 112) is told
+  // as its clause is, not as the act before it.
+  const range = ORDINAL_RANGE_END.test(text.slice(m.index + m[0].length)) ? clauseAround(text, at) : text;
+  const back = (PAST.test(range) || toldAsPast(range)) && !bookedFor(text, at, text.slice(at, m.index + m[0].length));
   const month = back ? (day <= d ? mo - 1 : mo - 2) : (day >= d ? mo - 1 : mo);
   const date = new Date(Date.UTC(y, month, day));
   // "the 31st" in a month of 30 days names no day of it.
@@ -585,7 +596,10 @@ export function findDates(text: string, refIso: string): FoundDate[] {
       || (SPEND_BEFORE.test(text.slice(0, r.index)) && COUNTED.test(phrase)) || bareLength(text, r.index, phrase);
     const since = duration ? startOfPerfect(text, r, instant) : null;
     // "at nine thirty on Friday": the hour as chrono read it ("at 9:30"; clock-time.ts `hourWordsAsNumbers`, rules 110).
-    const clock = duration || week || date.length !== 10 ? null : clockOf(r.start, readable.slice(r.index, r.index + phrase.length), !back, text);
+    // "Jo said the movie is on Tuesday at 7:15": a day ahead told in reported speech of what is or will be keeps its hour,
+    // though the sentence is told as past (rules 112; `REPORTED_AHEAD`).
+    const ahead = !back || (date > dayStart && REPORTED_AHEAD.test(text.slice(0, r.index)));
+    const clock = duration || week || date.length !== 10 ? null : clockOf(r.start, readable.slice(r.index, r.index + phrase.length), ahead, text);
     // "We have date night at 8", "we have dinner at 8", said at 10am: chrono read the bare hour as 8am, gone by, and rolled
     // it to tomorrow; read as the evening (`clockOf`) it is still ahead today, so today's (rv97 H4).
     if (clock && !back && BARE_HOUR_ALONE.test(phrase.trim()) && date === addDays(dayStart, 1) && `${dayStart}T${clock}` > refIso.slice(0, 16)) date = dayStart;
@@ -612,12 +626,15 @@ function rangeEnd(r: chrono.ParsedResult, text: string, date: string, back: bool
   if (!r.start.isCertain('month') && (!(ONE_STRETCH.test(text) || STAY_FROM.test(text.slice(0, r.index))) || HABITUAL.test(text) || WEEKLY_SAID.test(text))) return null;
   // "Next week I'm off Monday to Wednesday", "I'm off Monday to Wednesday next week" (chrono reads it whole, rules 111):
   // weekdays alone with "next week" said with them, before them or in their clause are next week's (`weekdayOfNextWeek`),
-  // not chrono's coming ones; "next week" said elsewhere leaves the range no end.
-  if (!r.start.isCertain('month') && r.start.isCertain('weekday') && r.end.isCertain('weekday') && NEXT_WEEK_SAID.test(text)) {
+  // not chrono's coming ones, and with "last week" last week's (rules 112); "next / last week" said elsewhere leaves the
+  // range no end.
+  if (!r.start.isCertain('month') && r.start.isCertain('weekday') && r.end.isCertain('weekday') && WEEK_SAID.test(text)) {
     const before = text.slice(0, r.index).split(/[.!?]/).pop() ?? '';
-    if (!NEXT_WEEK_SAID.test(r.text) && !NEXT_WEEK_SAID.test(before) && !NEXT_WEEK_SAID.test(clauseAround(text, r.index))) return null;
-    const start = weekdayOfNextWeek(dayStart, r.start.get('weekday')!);
-    const last = weekdayOfNextWeek(dayStart, r.end.get('weekday')!);
+    const which = WEEK_SAID.exec(r.text) ?? WEEK_SAID.exec(before) ?? WEEK_SAID.exec(clauseAround(text, r.index));
+    if (!which) return null;
+    const weeks = /^last$/i.test(which[1]!) ? -14 : 0;
+    const start = addDays(weekdayOfNextWeek(dayStart, r.start.get('weekday')!), weeks);
+    const last = addDays(weekdayOfNextWeek(dayStart, r.end.get('weekday')!), weeks);
     // "Thursday to Monday next week", "Friday to Friday next week": the last day in the week after (after review, H5).
     return { start, last: last <= start ? addDays(last, 7) : last };
   }

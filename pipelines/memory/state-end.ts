@@ -26,7 +26,9 @@ const REST_OF = new RegExp(String.raw`\b(?:the\s+)?rest\s+of\s+(?:the|this)\s+(w
  * A word a range of days is said with ("Dec 3 to Dec 10", "between the 20th and the 27th", "Dec 21 - Dec 28"), or a dash
  * between days ("14-18 December", "14–18 Dec"; rules 111): only then is one looked for.
  */
-const RANGE_WORD = /\s(?:to|and|through|thru|till|until|-|–)\s|\d\s*[-–]\s*\d/i;
+/** A dash between weekdays or their short forms ("Monday-Wednesday", "Mon–Wed"; rules 112). */
+const WEEKDAY_DASH = String.raw`\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*[-–]\s*(?:mon|tue|wed|thu|fri|sat|sun)`;
+const RANGE_WORD = new RegExp(String.raw`\s(?:to|and|through|thru|till|until|-|–)\s|\d\s*[-–]\s*\d|${WEEKDAY_DASH}`, 'i');
 
 /** Away on named days ("I'm out on Thursday and Friday", "she's off on Monday"): the state ends after the last of them. */
 const AWAY_ON = /\b(?:I(?:['’]m| am)|(?:he|she)(?:['’]s| is)|(?:we|they)(?:['’]re| are))\s+(?:out|off|away|on leave|on holiday|on vacation|out of (?:the )?office)\s+(?=on\s)/i;
