@@ -70,6 +70,11 @@ describe('rules 112: days of the month, hours, the march, a slot booked days ago
     const facts = await read(s);
     assert.ok(facts.length > 0 && facts.every(([c, ev, until]) => ev === '2026-12-20' && until === '2026-12-23T00:00:00.000Z' && /20 December 2026 to .*22 December 2026/.test(c)),
       JSON.stringify(facts));
+    // A stay booked "from the 20th to the 22nd" lies ahead as one booked "for" it does; told with its outcome it is behind.
+    for (const b of ["I've booked the cottage from the 20th to the 22nd.", 'I booked the hotel from the 20th to the 22nd.', 'I booked a room from Friday to Sunday.']) {
+      assert.ok(findDates(b, MONDAY).every((d) => d.date >= '2026-12-07'), `${b}: ${JSON.stringify(findDates(b, MONDAY))}`);
+    }
+    assert.equal(findDates('I booked the cottage from the 20th to the 22nd and it was lovely.', MONDAY)[0]?.date, '2026-11-20');
     // Told of the past, a range is still behind.
     assert.deepEqual(findDates('I was in Rome between the 3rd and the 5th.', MONDAY).map((d) => [d.date, d.end ?? null]), [['2026-12-03', '2026-12-05']]);
   });
