@@ -89,8 +89,11 @@ const FOR_THE_SLOT = new RegExp(String.raw`^(?:\s*(?:at\s+)?[\w:.]+(?:\s*(?:am|p
   + String.raw`(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|${MONTH_DATE_SAID})\b(?!['’]s)`, 'i');
 /** "from" before the first day of a range booked ("booked the cottage from the 20th to the 22nd"; rules 112). */
 const FROM_RANGE_BEFORE = /\bfrom\s+$/i;
-/** A range of days read whole, "from" in it ("from Friday to Sunday", "from the 20th to the 22nd"). */
-const FROM_RANGE = /^from\s+\S+(?:\s+the)?\s+\S+\s+(?:to|till|until|through|-)\s+/i;
+/**
+ * A range of days read whole, "from" in it ("from Friday to Sunday", "from the 20th to the 22nd", "from Dec 20 to Dec 22"):
+ * one day of one or two words ("the" apart), then a word of {@link RANGE_IN} (after review, L2).
+ */
+const FROM_RANGE = /^from\s+(?:the\s+)?\S+(?:\s+\S+)?\s+(?:to|till|until|through|thru|-|–)\s+/i;
 const RANGE_IN = /\s(?:to|till|until|through|thru|-|–)\s/i;
 /** The words after a range's first day that name its last ("… to the 22nd", "… to Sunday"). */
 const RANGE_AFTER = /^\s*(?:to|till|until|through|thru|-|–)\s+(?:the\s+)?\w/i;

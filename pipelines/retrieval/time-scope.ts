@@ -208,7 +208,9 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
   for (const match of question.matchAll(BETWEEN)) {
     // The second time first: it carries the year the first may leave out ("between March and June 2024").
     const last = period(match[2] as string, now);
-    const first = last ? period(match[1] as string, new Date(last[0])) : null;
+    // "between last month and last May": a second side of its own ("last May") lends the first no year; read from now
+    // (rules 112 after review, H2).
+    const first = last ? period(match[1] as string, LAST_MONTH_ALONE.test((match[2] as string).trim()) ? now : new Date(last[0])) : null;
     if (!first || !last || first[0] >= last[1]) continue;
     add(first[0], last[1]);
     // A span like a year: what held through most of it ("between 2025 and 2026", asked in March 2026: 2025 to now).

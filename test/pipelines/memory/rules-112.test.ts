@@ -112,3 +112,33 @@ describe('rules 112: days of the month, hours, the march, a slot booked days ago
     assert.equal(findDates('Last Friday I had a table at 8pm.', MONDAY)[0]?.date, '2026-12-04');
   });
 });
+
+describe('rules 112 after review', () => {
+  test('H1: "this march", "that march" in lower case (as speech is written) are still the month', () => {
+    // Before: no date at all for each ("this" / "that" was read as the noun's determiner).
+    for (const [s, month] of [["i'm moving to spain this march", '2027-03'], ['we are getting married this march', '2027-03'],
+      ['my exam is at the end of this march', '2027-03'], ['this march is going to be busy', '2027-03'],
+      ["I'm moving to Spain this march.", '2027-03'], ['i was in rome that march', '2026-03']] as const) {
+      assert.ok(findDates(s, MONDAY).some((d) => d.date.startsWith(month)), `${s}: ${JSON.stringify(findDates(s, MONDAY))}`);
+    }
+    // The noun after "the" stays no month.
+    assert.ok(findDates('We joined the march.', MONDAY).every((d) => !d.date.includes('-03')));
+  });
+
+  test('H3: a weekly schedule with "last week" in another clause keeps no range', async () => {
+    // Before: "Maria works from Monday 30 November 2026 to Friday 4 December 2026 they were sick".
+    for (const s of ['I work Monday to Friday, last week I was sick.', 'i play football monday to friday last week was fun']) {
+      assert.ok(findDates(s, MONDAY).every((d) => !d.end && d.date !== '2026-11-30'), `${s}: ${JSON.stringify(findDates(s, MONDAY))}`);
+      const facts = await read(s);
+      assert.ok(facts.every(([c]) => !/30 November 2026 to/.test(c)), `${s}: ${JSON.stringify(facts)}`);
+    }
+  });
+
+  test('M1: reported speech keeps the hour only up to its clause\'s end', () => {
+    // Before: "… we watched a movie on Tuesday 8 December 2026 at 7:15pm".
+    for (const s of ['Jo said it is cold, and we watched a movie on Tuesday at 7:15.', 'Jo said she is tired because the movie on Tuesday at 7:15 went long.']) {
+      assert.equal(findDates(s, MONDAY).find((d) => /tuesday/i.test(d.phrase))?.clock, undefined, s);
+    }
+  });
+
+});

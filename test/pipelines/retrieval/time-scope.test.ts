@@ -239,3 +239,15 @@ describe('"since last May", "between last March and last May" (rules 112)', () =
       [{ since: '2025-11-01T00:00:00.000Z', until: '2026-02-01T00:00:00.000Z' }]);
   });
 });
+
+describe('"between last month and last May" (rules 112 after review, H2)', () => {
+  const DECEMBER = new Date('2026-12-07T10:00:00Z');
+  test('a relative first side is read from now, not from the month after "and"', () => {
+    // Before: 2026-04-01 to 2026-06-01 ("last month" read as the month before May).
+    for (const q of ['What did Ana do between last month and last May?', 'What did Ana do between last week and last May?']) {
+      const s = timeScope(q, DECEMBER, NO_SLACK);
+      assert.ok(s?.periods.every((p) => p.since !== '2026-04-01T00:00:00.000Z' && !p.since.startsWith('2026-04-24')), `${q}: ${JSON.stringify(s?.periods)}`);
+      assert.ok(s?.periods.some((p) => p.since === '2026-05-01T00:00:00.000Z'), `${q}: ${JSON.stringify(s?.periods)}`);
+    }
+  });
+});
