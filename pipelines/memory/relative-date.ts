@@ -129,6 +129,11 @@ const NOW_AFTER_DAY = /(?<=\b(?:mon|tues|wednes|thurs|fri|satur|sun)day)(\s+)now
  * rules 112): a time after it is told as to come, though the sentence is told as past.
  */
 const REPORTED_AHEAD = /\b(?:said|says|told\s+(?:me|us|you|him|her|them)|mentioned|texted|wrote|confirmed)\s+(?:that\s+)?[^.;!?]{0,40}?(?:\b(?:is|are|will)\b|['’](?:s|re|ll)\b)(?:(?!\b(?:and|but|because|cause|so|then)\b)[^.;!?,])*$/i;
+/** A weekday said in reported speech of what is or will be ("Jo said she's coming on Friday at 6"), not "since / until" it. */
+function reportedDay(text: string, r: chrono.ParsedResult): boolean {
+  const before = text.slice(0, r.index);
+  return WEEKDAY_FIRST.test(r.text) && !/\b(?:since|until|till|from|by|before|after)\s+$/i.test(before) && REPORTED_AHEAD.test(before);
+}
 /** A bare hour said with no day ("at 8", "at 7:30"): a day chrono gives it is its own guess. */
 const BARE_HOUR_ALONE = /^at\s+\d{1,2}(?::\d{2})?$/i;
 /**
@@ -475,8 +480,10 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     if (!told.has(read)) told.set(read, toldAsPast(read));
     return told.get(read)!;
   };
-  // "I booked the table for Friday": the day a booking is for lies ahead, whatever the clause's tense (rules 50).
-  const backAt = ahead.map((r) => !bookedFor(text, r.index, r.text) && (looksBack || pastAt(r.index)));
+  // "I booked the table for Friday": the day a booking is for lies ahead, whatever the clause's tense (rules 50). "Tom told
+  // me the party is on Saturday at 8": a weekday in reported speech of what is or will be lies ahead too (`REPORTED_AHEAD`;
+  // rules 112 after review, M2), not one "since" or "until" it.
+  const backAt = ahead.map((r) => !bookedFor(text, r.index, r.text) && !reportedDay(text, r) && (looksBack || pastAt(r.index)));
   // Read back: chrono's own reading of the past (it may find other phrases than read ahead, or none).
   const behind = looksBack || !backAt.some(Boolean) ? [] : parse(false);
   // Told of the past as a whole ("yesterday", "two days ago"), the weekday a booking is for still lies ahead: "I booked an

@@ -141,4 +141,14 @@ describe('rules 112 after review', () => {
     }
   });
 
+  test('M2: a weekday in reported speech of what is or will be lies ahead, with its hour', () => {
+    // Before: Saturday 5 December, Friday 4 December (no hour), Friday 4 December at 6pm.
+    for (const [s, date, clock] of [['Tom told me the party is on Saturday at 8.', '2026-12-12', '20:00'], ["Jo said she's coming on Friday at 6.", '2026-12-11', '18:00'],
+      ['He mentioned that the game is on Friday at 6pm.', '2026-12-11', '18:00']] as const) {
+      assert.deepEqual(findDates(s, MONDAY).map((d) => [d.date, d.clock ?? null]), [[date, clock]], s);
+    }
+    // Told as past, or "since" a day: behind still.
+    assert.equal(findDates("Jo said it's been raining since Tuesday.", MONDAY)[0]?.date, '2026-12-01');
+    assert.equal(findDates('Jo said the party was on Saturday.', MONDAY)[0]?.date, '2026-12-05');
+  });
 });
