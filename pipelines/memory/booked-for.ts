@@ -72,9 +72,10 @@ const SLOT_OF_THE_DAY = new RegExp(String.raw`\bthe\s+(?:first|last|earliest|lat
 const TIME_BACK = new RegExp(String.raw`\b(?:(?!this\s)(?:${PAST_TIME})|last\s+time|previous)\b`, 'i');
 /**
  * The day before today, told of the act ("Yesterday I booked a table on Friday at 8pm", "last night I reserved a room…";
- * rules 110): a slot booked then with a weekday of its own is no day before it, so the weekday's slot lies ahead.
+ * rules 110; "two days ago", "a few days ago", "the day before yesterday": rules 112): a slot booked then with a weekday of
+ * its own is no day before it, so the weekday's slot lies ahead.
  */
-const ACT_DAY_BEFORE = /\b(?:yesterday(?:\s+(?:morning|afternoon|evening|night))?|last\s+night)\b/gi;
+const ACT_DAY_BEFORE = /\b(?:(?:the\s+day\s+before\s+)?yesterday(?:\s+(?:morning|afternoon|evening|night))?|last\s+night|(?:a|one|two|three|four|five|six|\d|a\s+few|a\s+couple\s+of|couple\s+of|few)\s+days?\s+ago)\b/gi;
 /** An hour of the clock between "at" or "for" and the weekday ("at half past 7 on Friday", "at nine thirty on Friday"; rules 110). */
 const HOUR_BEFORE = new RegExp(String.raw`\b(?:at|for)\s+${HOUR_SAID}\s+$`, 'i');
 /** Where the words said with a weekday end: "for" (another day or thing), a clause's punctuation or joining word. */
@@ -86,6 +87,16 @@ const WITH_DAY_ENDS = /\bfor\b|[,;!?]|\.(?!\d)|\b(?:and|but|so|because|then)\b/i
  */
 const FOR_THE_SLOT = new RegExp(String.raw`^(?:\s*(?:at\s+)?[\w:.]+(?:\s*(?:am|pm))?)?\s*,?\s*for\s+(?:(?:[\w'’-]+\s+){0,3}?(?:in|on|next|this)\s+)?`
   + String.raw`(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|${MONTH_DATE_SAID})\b(?!['’]s)`, 'i');
+/** "from" before the first day of a range booked ("booked the cottage from the 20th to the 22nd"; rules 112). */
+const FROM_RANGE_BEFORE = /\bfrom\s+$/i;
+/**
+ * A range of days read whole, "from" in it ("from Friday to Sunday", "from the 20th to the 22nd", "from Dec 20 to Dec 22"):
+ * one day of one or two words ("the" apart), then a word of {@link RANGE_IN} (after review, L2).
+ */
+const FROM_RANGE = /^from\s+(?:the\s+)?\S+(?:\s+\S+)?\s+(?:to|till|until|through|thru|-|–)\s+/i;
+const RANGE_IN = /\s(?:to|till|until|through|thru|-|–)\s/i;
+/** The words after a range's first day that name its last ("… to the 22nd", "… to Sunday"). */
+const RANGE_AFTER = /^\s*(?:to|till|until|through|thru|-|–)\s+(?:the\s+)?\w/i;
 /** A clause of why or when, to the next break ("because Tom asked me", "before it filled up"): no outcome of the slot. */
 const WHY_OR_WHEN = /\b(?:because|cause|cos|since|as|when|after|before|while|once)\b[^,;.!?]*/gi;
 
@@ -134,9 +145,15 @@ export function bookedFor(text: string, index: number, phrase: string): boolean 
   const possessive = /^['’]s\b/.test(text.slice(index + phrase.length));
   // The verb before "to", in the clause that ends at the phrase: "I moved Leo's checkup to Monday December 7".
   if (!possessive && TO_BEFORE.test(before) && MOVE_VERB.test(clauseAround(before, Math.max(0, before.length - 1)))) return true;
+  // "I've booked the cottage from the 20th to the 22nd", "I booked a room from Friday to Sunday" (rules 112): the stay
+  // booked, as "for" it is, unless told with a time gone by or its outcome ("… and it was lovely").
+  const clause = clauseAround(text, index);
+  if (FROM_RANGE_BEFORE.test(before) || FROM_RANGE.test(phrase.trim())) {
+    const range = RANGE_AFTER.test(text.slice(index + phrase.length)) || RANGE_IN.test(phrase);
+    return range && BOOKING_VERB.test(clause.split(/\bfrom\b/i)[0] ?? '') && !TIME_BACK.test(clause) && !slotGone(text);
+  }
   if (!(FOR_BEFORE.test(before) || FOR_IN_PHRASE.test(phrase.trim()))) return false;
   // The verb before "for", in the clause that holds the phrase: "I booked the table for Friday".
-  const clause = clauseAround(text, index);
   if (!BOOKING_VERB.test(clause.split(/\bfor\b/i)[0] ?? '')) return false;
   // An hour between "for" and the weekday ("for half past 7 on Friday") is a slot, as `bookedSlot` reads one: told with a
   // time gone by or an outcome ("… last weekend", "… and it was lovely"), it is behind (review of rules 107, H3).

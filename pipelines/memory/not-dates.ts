@@ -75,13 +75,25 @@ const TO_MARCH_BEFORE = /\b(?:(?:going|want(?:s|ed)?|need(?:s|ed)?|ha(?:ve|s|d)|
 const MARCHED_AFTER = /^\s+(?:on|off|in|into|out|through|past|down|up|along|around|across|towards?|back)\b(?!\s+(?:the\s+)?\d)/i;
 
 /**
+ * A determiner before the noun "march" ("the march", "our march"; rules 112). Not "this / that": "moving to Spain this
+ * march", as speech is written, is the month (after review, H1).
+ */
+const THE_MARCH_BEFORE = /\b(?:the|a|an|our|their|his|her|my|your)\s+$/i;
+/** What the noun "march" is said before: a verb or a preposition of its own ("the march is on Saturday", "the march starts at noon"), or the clause's end. */
+const THE_MARCH_AFTER = /^(?:\s+(?:is|was|will|starts?|started|begins?|began|goes|went|on|at|in|from|to|through|against|for|has|had|takes?|took|kicks?)\b|['’]s\b|\s*(?:[,.;!?]|$))/i;
+
+/**
  * True when the date phrase `phrase` (at `index` of `text`) is the verb "march", not the month (rules 110): "march" alone,
  * after a subject, a modal or a verb's "to" ("we will march on Friday", "they march every year", "going to march") or
- * before a particle ("march on", "march through the town"), and not after a word a month is said after ("in March on a cheap flight").
+ * before a particle ("march on", "march through the town"), and not after a word a month is said after ("in March on a cheap flight");
+ * and the noun, lower case after a determiner and before a verb or a preposition ("the march is on Saturday"; rules 112), not
+ * after "this / that" ("this march": the month; after review, H1).
  */
 export function isMarchedTo(text: string, index: number, phrase: string): boolean {
-  if (!/^march$/i.test(phrase.trim())) return false;
+  const word = phrase.trim();
+  if (!/^march$/i.test(word)) return false;
   const before = text.slice(0, index);
+  if (word === 'march' && THE_MARCH_BEFORE.test(before) && THE_MARCH_AFTER.test(text.slice(index + phrase.length))) return true;
   if (TO_MARCH_BEFORE.test(before)) return true;
   if (MONTH_BEFORE.test(before)) return false;
   return MARCHER_BEFORE.test(before) || MARCHED_AFTER.test(text.slice(index + phrase.length));

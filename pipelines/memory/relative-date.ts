@@ -95,12 +95,21 @@ export const LASTS_UNTIL = /\blast(?:s|ed|ing)(?=\s+(?:until|till|til|through|th
  */
 const ORDINAL_RANGE_END = new RegExp(String.raw`^\s+(and|to|until|till|through|-)\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b|\s+(?:${MONTH_SAID}|${MONTH_SHORT})\b)`, 'i');
 /**
+ * "next week" (rules 108, review H3), "last week" (rules 112): weekdays of a range said with it are that week's ("I was off
+ * Monday to Wednesday last week": 30 November to 2 December, said on 7 December).
+ */
+const WEEK_SAID = /\b(next|last)\s+week\b/i;
+/**
+ * A clause told as past before weekdays said with "last week" ("I was off Monday to Wednesday last week", "Last week I
+ * took Monday to Wednesday off"): one stretch of last week's, as `ONE_STRETCH` is of one to come (rules 112). Not "I work
+ * Monday to Friday, last week I was sick", "I play football Monday to Friday": a week's schedule (after review, H3).
+ */
+const PAST_BEFORE = /\b(?:was|were|had|did|took|went|got|spent|stayed|\w{2,}ed)\b/i;
+/**
  * Weekdays said as one stretch of days, not a weekly schedule ("My mum is visiting from Monday to Wednesday", "I'll be
  * away Monday to Friday", "next Monday to Wednesday"; not "I work Monday to Friday", "the shop is open Monday to
  * Saturday"): a progressive, a future, or "this / next / coming" (rules 108).
  */
-/** "next week" (rules 108, review H3): weekdays of a range said with it are next week's. */
-const NEXT_WEEK_SAID = /\bnext\s+week\b/i;
 const ONE_STRETCH = /\b(?:this|next|coming|will|going\s+to|gonna)\b|['’]ll\b|(?:['’]m|['’]s|['’]re|\b(?:am|is|are|be))\s+(?:\w+ing|off|away|out)\b/i;
 /**
  * A stay somewhere "from" one day to another ("I'm in London from Tuesday to Thursday"; rules 111): one stretch too, as
@@ -116,12 +125,22 @@ const HOURS_DASH = /^\d{1,2}(?:[:.]\d\d)?\s*(?:[ap]\.?m\.?)?\s*[-–]\s*\d{1,2}(
 const ABBREVIATED_END = /(?:^|[^\w.])\w\.\w\.$/;
 const NOW_AFTER_DAY = /(?<=\b(?:mon|tues|wednes|thurs|fri|satur|sun)day)(\s+)now\b/gi;
 /**
+ * A verb of saying, then what is or will be ("Jo said the movie is", "she told me it's", "he mentioned the party will be";
+ * rules 112): a time after it is told as to come, though the sentence is told as past.
+ */
+const REPORTED_AHEAD = /\b(?:said|says|told\s+(?:me|us|you|him|her|them)|mentioned|texted|wrote|confirmed)\s+(?:that\s+)?[^.;!?]{0,40}?(?:\b(?:is|are|will)\b|['’](?:s|re|ll)\b)(?:(?!\b(?:and|but|because|cause|so|then)\b)[^.;!?,])*$/i;
+/** A weekday said in reported speech of what is or will be ("Jo said she's coming on Friday at 6"), not "since / until" it. */
+function reportedDay(text: string, r: chrono.ParsedResult): boolean {
+  const before = text.slice(0, r.index);
+  return WEEKDAY_FIRST.test(r.text) && !/\b(?:since|until|till|from|by|before|after)\s+$/i.test(before) && REPORTED_AHEAD.test(before);
+}
+/** A bare hour said with no day ("at 8", "at 7:30"): a day chrono gives it is its own guess. */
+const BARE_HOUR_ALONE = /^at\s+\d{1,2}(?::\d{2})?$/i;
+/**
  * "night" as the name of an evening's event ("date night", "game night", "quiz night"; clock-time.ts `NIGHT_NAMES`,
  * rules 97), not the night of today: chrono read "date night on Friday at 8" as tonight at 8. Blanked as
  * {@link NOW_AFTER_DAY} is.
  */
-/** A bare hour said with no day ("at 8", "at 7:30"): a day chrono gives it is its own guess. */
-const BARE_HOUR_ALONE = /^at\s+\d{1,2}(?::\d{2})?$/i;
 const NIGHT_OF_EVENT = new RegExp(String.raw`(?<=\b(?:${NIGHT_NAMES.join('|')})['’]?[\s-]+)nights?\b`, 'gi');
 /**
  * The "to" of a move from one day to another ("move my repair from Tuesday to Thursday", "we changed it from Monday to
@@ -197,7 +216,10 @@ export function ordinalDay(text: string, refIso: string): { phrase: string; date
   // Told of the past ("I met up with them on the 15th"): this month's day if it has come, else last month's. Not the day
   // a booking is for or a move is to ("she moved it to the 12th"; `bookedFor`), which lies ahead.
   const at = m.index + (/^(?:on|by|until|till|from)\s+/i.exec(m[0])?.[0].length ?? 0);
-  const back = (PAST.test(text) || toldAsPast(text)) && !bookedFor(text, at, text.slice(at, m.index + m[0].length));
+  // A range of days said in a clause of its own ("I booked the hotel, it's from the 20th to the 22nd"; rules 112) is told
+  // as its clause is, not as the act before it.
+  const range = ORDINAL_RANGE_END.test(text.slice(m.index + m[0].length)) ? clauseAround(text, at) : text;
+  const back = (PAST.test(range) || toldAsPast(range)) && !bookedFor(text, at, text.slice(at, m.index + m[0].length));
   const month = back ? (day <= d ? mo - 1 : mo - 2) : (day >= d ? mo - 1 : mo);
   const date = new Date(Date.UTC(y, month, day));
   // "the 31st" in a month of 30 days names no day of it.
@@ -458,8 +480,10 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     if (!told.has(read)) told.set(read, toldAsPast(read));
     return told.get(read)!;
   };
-  // "I booked the table for Friday": the day a booking is for lies ahead, whatever the clause's tense (rules 50).
-  const backAt = ahead.map((r) => !bookedFor(text, r.index, r.text) && (looksBack || pastAt(r.index)));
+  // "I booked the table for Friday": the day a booking is for lies ahead, whatever the clause's tense (rules 50). "Tom told
+  // me the party is on Saturday at 8": a weekday in reported speech of what is or will be lies ahead too (`REPORTED_AHEAD`;
+  // rules 112 after review, M2), not one "since" or "until" it.
+  const backAt = ahead.map((r) => !bookedFor(text, r.index, r.text) && !reportedDay(text, r) && (looksBack || pastAt(r.index)));
   // Read back: chrono's own reading of the past (it may find other phrases than read ahead, or none).
   const behind = looksBack || !backAt.some(Boolean) ? [] : parse(false);
   // Told of the past as a whole ("yesterday", "two days ago"), the weekday a booking is for still lies ahead: "I booked an
@@ -585,7 +609,10 @@ export function findDates(text: string, refIso: string): FoundDate[] {
       || (SPEND_BEFORE.test(text.slice(0, r.index)) && COUNTED.test(phrase)) || bareLength(text, r.index, phrase);
     const since = duration ? startOfPerfect(text, r, instant) : null;
     // "at nine thirty on Friday": the hour as chrono read it ("at 9:30"; clock-time.ts `hourWordsAsNumbers`, rules 110).
-    const clock = duration || week || date.length !== 10 ? null : clockOf(r.start, readable.slice(r.index, r.index + phrase.length), !back, text);
+    // "Jo said the movie is on Tuesday at 7:15": a day ahead told in reported speech of what is or will be keeps its hour,
+    // though the sentence is told as past (rules 112; `REPORTED_AHEAD`).
+    const ahead = !back || (date > dayStart && REPORTED_AHEAD.test(text.slice(0, r.index)));
+    const clock = duration || week || date.length !== 10 ? null : clockOf(r.start, readable.slice(r.index, r.index + phrase.length), ahead, text);
     // "We have date night at 8", "we have dinner at 8", said at 10am: chrono read the bare hour as 8am, gone by, and rolled
     // it to tomorrow; read as the evening (`clockOf`) it is still ahead today, so today's (rv97 H4).
     if (clock && !back && BARE_HOUR_ALONE.test(phrase.trim()) && date === addDays(dayStart, 1) && `${dayStart}T${clock}` > refIso.slice(0, 16)) date = dayStart;
@@ -608,16 +635,21 @@ function rangeEnd(r: chrono.ParsedResult, text: string, date: string, back: bool
   if (!r.end || date.length !== 10 || !(r.end.isCertain('day') || r.end.isCertain('weekday'))) return null;
   // "My shift is 9–5 tomorrow", "it finished 2 - 1 yesterday": hours (or a score) chrono read as a range, not of days (M2).
   if (r.start.isCertain('hour') && HOURS_DASH.test(r.text)) return null;
-  // "I work Monday to Friday": weekdays alone in a habit or a present state are a week's schedule (`ONE_STRETCH`).
-  if (!r.start.isCertain('month') && (!(ONE_STRETCH.test(text) || STAY_FROM.test(text.slice(0, r.index))) || HABITUAL.test(text) || WEEKLY_SAID.test(text))) return null;
+  // "I work Monday to Friday": weekdays alone in a habit or a present state are a week's schedule (`ONE_STRETCH`); with
+  // "last week" only after a clause told as past (`PAST_BEFORE`; after review, H3).
+  const before = text.slice(0, r.index).split(/[.!?]/).pop() ?? '';
+  const weekSaid = WEEK_SAID.exec(r.text) ?? WEEK_SAID.exec(before) ?? WEEK_SAID.exec(clauseAround(text, r.index));
+  const pastStretch = /^last$/i.test(weekSaid?.[1] ?? '') && PAST_BEFORE.test(before);
+  if (!r.start.isCertain('month') && (!(ONE_STRETCH.test(text) || pastStretch || STAY_FROM.test(text.slice(0, r.index))) || HABITUAL.test(text) || WEEKLY_SAID.test(text))) return null;
   // "Next week I'm off Monday to Wednesday", "I'm off Monday to Wednesday next week" (chrono reads it whole, rules 111):
   // weekdays alone with "next week" said with them, before them or in their clause are next week's (`weekdayOfNextWeek`),
-  // not chrono's coming ones; "next week" said elsewhere leaves the range no end.
-  if (!r.start.isCertain('month') && r.start.isCertain('weekday') && r.end.isCertain('weekday') && NEXT_WEEK_SAID.test(text)) {
-    const before = text.slice(0, r.index).split(/[.!?]/).pop() ?? '';
-    if (!NEXT_WEEK_SAID.test(r.text) && !NEXT_WEEK_SAID.test(before) && !NEXT_WEEK_SAID.test(clauseAround(text, r.index))) return null;
-    const start = weekdayOfNextWeek(dayStart, r.start.get('weekday')!);
-    const last = weekdayOfNextWeek(dayStart, r.end.get('weekday')!);
+  // not chrono's coming ones, and with "last week" last week's (rules 112); "next / last week" said elsewhere leaves the
+  // range no end.
+  if (!r.start.isCertain('month') && r.start.isCertain('weekday') && r.end.isCertain('weekday') && WEEK_SAID.test(text)) {
+    if (!weekSaid) return null;
+    const weeks = /^last$/i.test(weekSaid[1]!) ? -14 : 0;
+    const start = addDays(weekdayOfNextWeek(dayStart, r.start.get('weekday')!), weeks);
+    const last = addDays(weekdayOfNextWeek(dayStart, r.end.get('weekday')!), weeks);
     // "Thursday to Monday next week", "Friday to Friday next week": the last day in the week after (after review, H5).
     return { start, last: last <= start ? addDays(last, 7) : last };
   }

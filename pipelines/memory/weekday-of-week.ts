@@ -26,7 +26,12 @@ const RANGE_END = String.raw`(?<!(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:\s
  * "(on) Friday week" (rules 68): Friday of next week, as "Friday next week" is; not the end of a span of days ("a Monday to
  * Friday week", "a Monday-Friday week": rules 74).
  */
-const FORMS = new RegExp(String.raw`(?<![\w'’])(?:${RANGE_END}(?:on\s+)?${DAY}\s+(?:of\s+)?next\s+week|next\s+week,?\s+(?:on\s+)?${DAY}|(?:on\s+)?${DAY}\s+after\s+next|(?<!\b(?:to|till|until|through|thru)\s+|[-–]\s*)(?:on\s+)?${DAY}\s+week)(?![\w'’])`, 'gi');
+/**
+ * A weekday listed before another said with "next week" ("Tuesday and Friday next week", "Tuesday, Wednesday and Friday
+ * next week"; rules 112): of next week too, not the coming one.
+ */
+const LISTED_BEFORE = String.raw`(?=(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:on\s+)?)*(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+(?:of\s+)?next\s+week\b)`;
+const FORMS = new RegExp(String.raw`(?<![\w'’])(?:${RANGE_END}(?:on\s+)?${DAY}(?:${LISTED_BEFORE}|\s+(?:of\s+)?next\s+week)|next\s+week,?\s+(?:on\s+)?${DAY}|(?:on\s+)?${DAY}\s+after\s+next|(?<!\b(?:to|till|until|through|thru)\s+|[-–]\s*)(?:on\s+)?${DAY}\s+week)(?![\w'’])`, 'gi');
 const WEEKDAYS = ['sun', 'mon', 'tues', 'wednes', 'thurs', 'fri', 'satur'];
 
 /** Every weekday `text` names by its week, resolved against `refIso` (UTC), in the order said. */

@@ -130,6 +130,14 @@ const YEAR_ONLY = /^(?:19|20)\d\d$/;
 function lowerMonth(question: string, index: number, length: number): boolean {
   return !/\bthe\s+$/i.test(question.slice(0, index)) && /^\s*(?:[?!.,;]|$)/.test(question.slice(index + length));
 }
+/** "last May" as the whole of one side of "between … and …" (rules 112): a month in any case there. */
+const LAST_MONTH_ALONE = new RegExp(String.raw`^(?:last|past)\s+(${MONTHS_SAID.map((m) => `(${m})`).join('|')})$`, 'i');
+
+/** [start, end) of the latest month `month` (0-based) before the one holding `now`: "last May". */
+function latestMonth(month: number, now: Date): [number, number] {
+  const year = month < now.getUTCMonth() ? now.getUTCFullYear() : now.getUTCFullYear() - 1;
+  return [Date.UTC(year, month, 1), Date.UTC(year, month + 1, 1)];
+}
 const LAST_MONTH = new RegExp(String.raw`\b(?:last|past)\s+(${MONTHS_SAID.map((m) => `(${m})`).join('|')})\b(?!\s*[-/]?\s*\d)`, 'gi');
 
 /**
@@ -186,6 +194,9 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
   const period = (text: string, ref: Date): [number, number] | null => {
     const t = text.trim();
     if (YEAR_ONLY.test(t)) return [Date.UTC(Number(t), 0, 1), Date.UTC(Number(t) + 1, 0, 1)];
+    // "between last March and last May": each the latest such month before now (rules 112), whatever the other.
+    const last = LAST_MONTH_ALONE.exec(t);
+    if (last) return latestMonth(last.slice(2).findIndex((g) => g !== undefined), now);
     const [r] = chrono.parse(t, ref);
     if (!r || r.index !== 0 || r.text.length < t.length - 1) return null;
     const at = r.start.date();
@@ -197,7 +208,9 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
   for (const match of question.matchAll(BETWEEN)) {
     // The second time first: it carries the year the first may leave out ("between March and June 2024").
     const last = period(match[2] as string, now);
-    const first = last ? period(match[1] as string, new Date(last[0])) : null;
+    // "between last month and last May": a second side of its own ("last May") lends the first no year; read from now
+    // (rules 112 after review, H2).
+    const first = last ? period(match[1] as string, LAST_MONTH_ALONE.test((match[2] as string).trim()) ? now : new Date(last[0])) : null;
     if (!first || !last || first[0] >= last[1]) continue;
     add(first[0], last[1]);
     // A span like a year: what held through most of it ("between 2025 and 2026", asked in March 2026: 2025 to now).
@@ -258,11 +271,13 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
   for (const match of question.matchAll(LAST_MONTH)) {
     const month = match.slice(2).findIndex((g) => g !== undefined);
     if (month < 0 || (/^(?:may|march)$/.test(match[1]!) && !lowerMonth(question, match.index, match[0].length)) || !free(match.index, match.index + match[0].length)) continue;
-    const year = month < now.getUTCMonth() ? now.getUTCFullYear() : now.getUTCFullYear() - 1;
+    const [start, end] = latestMonth(month, now);
     const lead = question.slice(0, match.index);
     const said = saidAt && (SAID_AT.test(lead) || (speechActs && speechActBefore(lead)));
-    addRange(Date.UTC(year, month, 1), Date.UTC(year, month + 1, 1), lead, said);
-    addWindow(Date.UTC(year, month, 1), Date.UTC(year, month + 1, 1), lead);
+    // "since last May", "after last May": the turns searched run on to now (rules 112), as the window does.
+    if (ONWARD.test(lead)) addRange(/\bafter\s*$/i.test(lead) ? end : start, Math.max(end, now.getTime()), lead, said);
+    else addRange(start, end, lead, said);
+    addWindow(start, end, lead);
     expressions.push(match[0]);
     taken.push([match.index, match.index + match[0].length]);
     rest = rest.replace(match[0], ' ');

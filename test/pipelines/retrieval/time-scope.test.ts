@@ -216,3 +216,38 @@ describe('"last may", "last march" in lower case (rules 111 after review, M3)', 
     assert.equal(timeScope('which of the last may be true?', DECEMBER, NO_SLACK), null);
   });
 });
+
+describe('"since last May", "between last March and last May" (rules 112)', () => {
+  const DECEMBER = new Date('2026-12-07T10:00:00Z');
+  test('"since last May" searches May 2026 until now', () => {
+    // On main: the turns searched were May 2026 only (periods and ranges to 1 June).
+    const s = timeScope('What has Ana done since last May?', DECEMBER, NO_SLACK);
+    assert.deepEqual(s?.periods, [{ since: '2026-05-01T00:00:00.000Z', until: '2026-12-07T10:00:00.000Z' }]);
+    assert.deepEqual(s?.windows, [{ since: '2026-05-01T00:00:00.000Z', until: '2026-12-07T10:00:00.000Z', open: true }]);
+    // "last May" alone is still the month.
+    assert.deepEqual(timeScope('What did Ana do last May?', DECEMBER, NO_SLACK)?.periods, [{ since: '2026-05-01T00:00:00.000Z', until: '2026-06-01T00:00:00.000Z' }]);
+  });
+
+  test('"between last March and last May" is March to May 2026', () => {
+    // On main: March 2026 and May 2026, two ranges with April left out.
+    const s = timeScope('What did Ana do between last March and last May?', DECEMBER, NO_SLACK);
+    assert.deepEqual(s?.periods, [{ since: '2026-03-01T00:00:00.000Z', until: '2026-06-01T00:00:00.000Z' }]);
+    assert.deepEqual(s?.windows, [{ since: '2026-03-01T00:00:00.000Z', until: '2026-06-01T00:00:00.000Z', open: false }]);
+    assert.deepEqual(s?.expressions, ['between last March and last May']);
+    // "between last November and last January" runs over the year's end.
+    assert.deepEqual(timeScope('What did Ana do between last November and last January?', new Date('2026-03-07T10:00:00Z'), NO_SLACK)?.periods,
+      [{ since: '2025-11-01T00:00:00.000Z', until: '2026-02-01T00:00:00.000Z' }]);
+  });
+});
+
+describe('"between last month and last May" (rules 112 after review, H2)', () => {
+  const DECEMBER = new Date('2026-12-07T10:00:00Z');
+  test('a relative first side is read from now, not from the month after "and"', () => {
+    // Before: 2026-04-01 to 2026-06-01 ("last month" read as the month before May).
+    for (const q of ['What did Ana do between last month and last May?', 'What did Ana do between last week and last May?']) {
+      const s = timeScope(q, DECEMBER, NO_SLACK);
+      assert.ok(s?.periods.every((p) => p.since !== '2026-04-01T00:00:00.000Z' && !p.since.startsWith('2026-04-24')), `${q}: ${JSON.stringify(s?.periods)}`);
+      assert.ok(s?.periods.some((p) => p.since === '2026-05-01T00:00:00.000Z'), `${q}: ${JSON.stringify(s?.periods)}`);
+    }
+  });
+});
