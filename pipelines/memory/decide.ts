@@ -1,6 +1,6 @@
 import type { Fact, PlanObject } from '../../graph/memory-store.js';
 import { STOPWORDS, terms } from '../../graph/lexical-terms.js';
-import { isIntention } from './changes.js';
+import { eventNoun, isIntention } from './changes.js';
 import { habitOrMaxim } from './plan-cues.js';
 import { PLANNED_KINDS as SETTLEABLE, PROPOSAL, cancelIsPlanDone, cancelsByObject, cancelsPlanItself, settlesByObject } from './plan-match.js';
 import type { ExtractedFact } from './extractor.js';
@@ -616,11 +616,13 @@ const CALENDAR = new Set(['today', 'tonight', 'tomorrow', 'yesterday', 'week', '
 
 /**
  * The name a fact's text opens with, lower-case, possessive or not ("Tom is going…", "Tom's concert…": "tom"); none for a
- * word of the calendar ("Tomorrow's meeting…").
+ * word of the calendar ("Tomorrow's meeting…") or a thing that happens on a day ("Dinner's off tonight"; rules 113). A
+ * month is a name where it is one of `people` ("April's party got cancelled" with April among them; rules 113).
  */
-function openingName(text: string): string | null {
+function openingName(text: string, people: readonly string[] = []): string | null {
   const name = /^([A-Z][\p{L}-]*)(?:['’]s)?\s/u.exec(text)?.[1]?.toLowerCase() ?? null;
-  return name && !CALENDAR.has(name) ? name : null;
+  if (!name || eventNoun(name)) return null;
+  return !CALENDAR.has(name) || (MONTH_NAMES.some((m) => m.toLowerCase() === name) && people.some((p) => p.toLowerCase() === name)) ? name : null;
 }
 
 /**
@@ -628,9 +630,9 @@ function openingName(text: string): string | null {
  * as "Maria's concert…"), or by one ASR wrote without its apostrophe that the plan object reads as the name ("toms concert
  * got cancelled": `which` "tom").
  */
-function possessor(text: string, o: PlanObject | null | undefined, candidates: readonly Candidate[]): string | null {
+function possessor(text: string, o: PlanObject | null | undefined, candidates: readonly Candidate[], people: readonly string[]): string | null {
   if (/^[A-Z][\p{L}-]*['’]s\s/u.test(text)) {
-    const name = openingName(text);
+    const name = openingName(text, people);
     return name && !placeNamed(name, candidates) ? name : null;
   }
   const bare = /^([A-Z][\p{L}-]*)s\s/u.exec(text)?.[1]?.toLowerCase();
@@ -646,14 +648,21 @@ function placeNamed(name: string, candidates: readonly Candidate[]): boolean {
   return candidates.some((c) => inside.test(c.fact.content)) && !candidates.some((c) => ofPerson(c.fact, name));
 }
 
+/** Where the thing a cancelling verb calls off ends: a clause's end or a word opening another clause ("…because my knee hurts"). */
+const CANCELLED_THING_END = /[,.;:!?]|\s(?:because|since|as|so|but|and|when|while|after|before|though|although|cos|cause|due)\b/i;
+
 /**
  * True when a cancellation by someone else names the thing it calls off as the speaker's or the listener's ("my sister
- * cancelled my dentist appointment", "our landlord cancelled the viewing for us"): the words after the cancelling verb
- * hold "my / our / your / me / us".
+ * cancelled my dentist appointment", "our landlord cancelled the viewing for us"): the words after the cancelling verb, up
+ * to the end of what it calls off, hold "my / our / your / me / us" ("my sister cancelled the gym because my knee hurts"
+ * names no thing of the speaker's; rules 113).
  */
 function forSpeaker(said: string): boolean {
-  const at = said.search(/\b(?:cancel|call(?:s|ed|ing)? off)/i);
-  return at >= 0 && /\b(?:my|our|your|me|us)\b/i.test(said.slice(at));
+  const verb = /\b(?:cancel\w*|call(?:s|ed|ing)? off)/i.exec(said);
+  if (!verb) return false;
+  const after = said.slice(verb.index + verb[0].length);
+  const end = after.search(CANCELLED_THING_END);
+  return /\b(?:my|our|your|me|us)\b/i.test(end >= 0 ? after.slice(0, end) : after);
 }
 
 /**
@@ -725,10 +734,12 @@ export class RuleDecider implements Decider {
       // cancelled his concert" after "Tom is going to a concert…"; review-cancel H3).
       const opener = openingName(fact.content);
       // "My sister cancelled the gym": someone else's cancelling of a thing not told as the speaker's is of their own (rules 109).
-      const doer = fact.settles === 'cancelled' && fact.planObject?.doneBy && !forSpeaker(said ?? fact.content) ? fact.planObject.doneBy : undefined;
-      const owner = fact.planObject?.reportedBy ?? doer ?? (fact.planObject?.doneBy ? undefined : possessor(fact.content, fact.planObject, candidates)
+      // "Dinner is off tonight": a thing that happens on a day, read as who did it, is no one (rules 113).
+      const doneBy = fact.planObject?.doneBy && !eventNoun(fact.planObject.doneBy) ? fact.planObject.doneBy : undefined;
+      const doer = fact.settles === 'cancelled' && doneBy && !forSpeaker(said ?? fact.content) ? doneBy : undefined;
+      const owner = fact.planObject?.reportedBy ?? doer ?? (doneBy ? undefined : possessor(fact.content, fact.planObject, candidates, names ?? [])
         ?? (opener && !STOPWORDS.has(opener) && plans.some((c) => openingName(c.fact.content) === opener) ? opener : undefined));
-      const by = owner ?? fact.planObject?.doneBy;
+      const by = owner ?? doneBy;
       const whose = (c: Candidate): boolean => (by ? ofPerson(c.fact, by) : sameOwner(c.fact, first!.fact));
       // A plan's owner's name is no object of it only where the cancellation names an owner: "The concert got cancelled",
       // naming none, closes as before rules 106 (review-cancel H3: not Tom's "concert" over the speaker's own).

@@ -53,12 +53,15 @@ const MONTH = new RegExp(`^(?:${CAPITALISED_MONTH_NAME})$`);
 /**
  * True when the date phrase `phrase` (at `index` of `text`) is a month's name capitalised right after a relation ("my daughter
  * April starts school", "my sister May", "my friend June") or before one told ("April is Maria's daughter"): a person's name
- * (rules 89). Not with a day's number after it ("my mother May 3rd": a date; relation-apposition.ts `isDaySaid`).
+ * (rules 89), or one owning a thing ("April's party"; rules 113). Not with a day's number after it ("my mother May 3rd": a date; relation-apposition.ts `isDaySaid`).
  */
 export function isRelativesName(text: string, index: number, phrase: string): boolean {
   if (!MONTH.test(phrase.trim())) return false;
   const after = text.slice(index + phrase.length);
   if (/^\s*,?\s*\d/.test(after)) return false;
+  // "April's party got cancelled": a month owns nothing; one owning a thing is a person's name (rules 113), not after a word a
+  // month is said after ("last April's trip").
+  if (/^['’]s\s+\p{L}/u.test(after) && !MONTH_BEFORE.test(text.slice(0, index))) return true;
   return RELATION_BEFORE.test(text.slice(0, index)) || (/^\s*$/.test(text.slice(0, index)) && RELATION_AFTER.test(after));
 }
 
