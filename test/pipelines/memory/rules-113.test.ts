@@ -113,3 +113,30 @@ describe('rules 113: "my" names the speaker\'s thing only inside what is cancell
     }
   });
 });
+
+describe('rules 113: a cancellation names its plan in words of the same sense', () => {
+  const factsAfter = allFactsAfter(MONDAY);
+
+  test('"The movie got cancelled", "The film is off" close "going to the cinema"', async () => {
+    // On main: left open (no word of the plan's named; WordNet's first senses of "movie" and "cinema" share "film").
+    for (const [i, said] of ['The movie got cancelled.', 'The film is off.'].entries()) {
+      closes(split(await factsAfter(`t-113-cinema-${i}`, ["I'm going to the cinema on Friday.", said])), /^Maria is going to the cinema/, said);
+    }
+  });
+
+  test('"the game", "my son\'s match" still close their plans; another thing closes nothing', async () => {
+    // A guard: each closed on main too.
+    for (const [i, [first, said, plan]] of ([
+      ["I'm going to the football match on Saturday.", 'The game on Saturday was cancelled.', /^Maria is going to the football match/],
+      ["I'm going to watch my son's match on Saturday.", "My son's match is off.", /son's match on Saturday/],
+    ] as [string, string, RegExp][]).entries()) {
+      closes(split(await factsAfter(`t-113-kin-${i}`, [first, said])), plan, said);
+    }
+    for (const [i, [first, said, plan]] of ([
+      [CONCERT, 'The movie got cancelled.', /^Maria is going to the concert on Friday/],
+      ["I'm having dinner with Ana on Friday.", 'The party got cancelled.', /^Maria is having dinner with Ana/],
+    ] as [string, string, RegExp][]).entries()) {
+      leaves(split(await factsAfter(`t-113-not-kin-${i}`, [first, said])), plan, said);
+    }
+  });
+});
