@@ -526,10 +526,11 @@ function reportsDone(sentence: string): boolean {
  * without them") or asked about ("Have you finished the beds?").
  */
 export function settles(sentence: string): Settles | null {
-  if ((CANCELLED.test(sentence) && !cancellationNotTold(sentence)) || eventOff(sentence) || (CHANGE_OF_MIND.test(sentence) && WONT.test(sentence) && !asks(sentence)) || (DONT.test(sentence) && !asks(sentence))) return 'cancelled';
+  const asked = asks(sentence);
+  if ((CANCELLED.test(sentence) && !cancellationNotTold(sentence)) || eventOff(sentence) || (!asked && ((CHANGE_OF_MIND.test(sentence) && WONT.test(sentence)) || DONT.test(sentence)))) return 'cancelled';
   // "Change of plan, we're going on Sunday now", "we moved it to Sunday", "it's Sunday, not Saturday": a new time (fix9).
   if (INSTEAD.test(sentence) || MOVED.test(sentence) || retellsTime(sentence)) return 'instead';
-  if (DECIDED.test(sentence) && !asks(sentence)) return 'decided';
+  if (DECIDED.test(sentence) && !asked) return 'decided';
   if (reportsDone(sentence)) return 'done';
   return null;
 }
