@@ -140,3 +140,14 @@ describe('rules 113: a cancellation names its plan in words of the same sense', 
     }
   });
 });
+
+describe('rules 113: "off tonight" is of tonight\'s plan alone', () => {
+  const factsAfter = allFactsAfter(MONDAY);
+
+  test('"Dinner\'s off tonight" leaves Friday\'s dinner open', async () => {
+    // On the branch before this fix: Friday's dinner closed ("tonight" read as the day it was called off).
+    for (const [i, said] of ["Dinner's off tonight.", "Tonight's dinner is off."].entries()) {
+      leaves(split(await factsAfter(`t-113-tonight-${i}`, ["I'm having dinner with Tom on Friday.", said])), /^Maria is having dinner with Tom on Friday/, said);
+    }
+  });
+});
