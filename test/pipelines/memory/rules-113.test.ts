@@ -5,29 +5,20 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Fact } from '../../../graph/memory-store.js';
 import { wink } from '../../../pipelines/wink.js';
 import { withContractedIs } from '../../../pipelines/memory/contracted-is.js';
 import { factsSaid } from '../../helpers/extract-said.js';
 import { allFactsAfter } from '../../helpers/memory-fixture.js';
+import { assertCloses, eachRow, openAndClosed, type OpenClosed } from '../../helpers/open-closed.js';
 
 const MONDAY = '2026-12-07T10:00:00.000Z';
 const CONCERT = "I'm going to the concert on Friday.";
 
-/** The open and the closed facts' texts. */
-const split = (all: Fact[]): { open: string[]; closed: string[] } => ({
-  open: all.filter((x) => x.validTo === null).map((x) => x.content),
-  closed: all.filter((x) => x.validTo !== null).map((x) => x.content),
-});
-
-/** Asserts the plan `plan` matches is closed and none it matches is open. */
-function closes(facts: { open: string[]; closed: string[] }, plan: RegExp, said: string): void {
-  assert.ok(facts.closed.some((c) => plan.test(c)), `${said}: ${JSON.stringify(facts)}`);
-  assert.ok(!facts.open.some((c) => plan.test(c)), `${said}: ${JSON.stringify(facts)}`);
-}
+const split = openAndClosed;
+const closes = assertCloses;
 
 /** Asserts the plan `plan` matches stays open and nothing closed. */
-function leaves(facts: { open: string[]; closed: string[] }, plan: RegExp, said: string): void {
+function leaves(facts: OpenClosed, plan: RegExp, said: string): void {
   assert.ok(facts.open.some((c) => plan.test(c)), `${said}: ${JSON.stringify(facts)}`);
   assert.deepEqual(facts.closed, [], said);
 }
@@ -37,25 +28,21 @@ describe('rules 113: a day after "is off" is the day of the event called off', (
 
   test('"the concert\'s off on Friday", "dinner\'s off tonight" close the plan of that day', async () => {
     // On main: each left the plan open ("off on" read as no event told off; "Dinner" read as a person owning it).
-    for (const [i, [first, said, plan]] of ([
+    await eachRow(factsAfter, 't-113-off-on', [
       [CONCERT, "The concert's off on Friday.", /^Maria is going to the concert on Friday/],
       [CONCERT, 'The concert is off on Friday.', /^Maria is going to the concert on Friday/],
       ["I'm having dinner with Tom tonight.", "Dinner's off tonight.", /^Maria is having dinner with Tom on Monday/],
       ["I'm having dinner with Tom tonight.", 'Dinner is off tonight.', /^Maria is having dinner with Tom on Monday/],
-    ] as [string, string, RegExp][]).entries()) {
-      closes(split(await factsAfter(`t-113-off-on-${i}`, [first, said])), plan, said);
-    }
+    ]);
   });
 
   test('another day, a question, a denial or "off on a tour" close nothing', async () => {
-    for (const [i, [first, said, plan]] of ([
+    await eachRow(factsAfter, 't-113-not-off', [
       ["I'm going to the concert on Saturday.", 'The concert is off on Friday.', /^Maria is going to the concert on Saturday/],
       [CONCERT, 'Is the concert off on Friday?', /^Maria is going to the concert on Friday/],
       [CONCERT, 'The concert is not off after all.', /^Maria is going to the concert on Friday/],
       [CONCERT, 'The band is off on a tour.', /^Maria is going to the concert on Friday/],
-    ] as [string, string, RegExp][]).entries()) {
-      leaves(split(await factsAfter(`t-113-not-off-${i}`, [first, said])), plan, said);
-    }
+    ], true);
   });
 });
 
@@ -105,12 +92,10 @@ describe('rules 113: "my" names the speaker\'s thing only inside what is cancell
   });
 
   test('"I cancelled the gym because my knee hurts", "my sister cancelled my dentist appointment" still close', async () => {
-    for (const [i, [first, said, plan]] of ([
+    await eachRow(factsAfter, 't-113-mine', [
       ['I am going to the gym on Friday.', 'I cancelled the gym because my knee hurts.', /^Maria is going to the gym on Friday/],
       ['I have a dentist appointment on Friday at 3pm.', 'My sister cancelled my dentist appointment.', /dentist appointment on Friday/],
-    ] as [string, string, RegExp][]).entries()) {
-      closes(split(await factsAfter(`t-113-mine-${i}`, [first, said])), plan, said);
-    }
+    ]);
   });
 });
 
@@ -126,18 +111,14 @@ describe('rules 113: a cancellation names its plan in words of the same sense', 
 
   test('"the game", "my son\'s match" still close their plans; another thing closes nothing', async () => {
     // A guard: each closed on main too.
-    for (const [i, [first, said, plan]] of ([
+    await eachRow(factsAfter, 't-113-kin', [
       ["I'm going to the football match on Saturday.", 'The game on Saturday was cancelled.', /^Maria is going to the football match/],
       ["I'm going to watch my son's match on Saturday.", "My son's match is off.", /son's match on Saturday/],
-    ] as [string, string, RegExp][]).entries()) {
-      closes(split(await factsAfter(`t-113-kin-${i}`, [first, said])), plan, said);
-    }
-    for (const [i, [first, said, plan]] of ([
+    ]);
+    await eachRow(factsAfter, 't-113-not-kin', [
       [CONCERT, 'The movie got cancelled.', /^Maria is going to the concert on Friday/],
       ["I'm having dinner with Ana on Friday.", 'The party got cancelled.', /^Maria is having dinner with Ana/],
-    ] as [string, string, RegExp][]).entries()) {
-      leaves(split(await factsAfter(`t-113-not-kin-${i}`, [first, said])), plan, said);
-    }
+    ], true);
   });
 });
 
