@@ -163,9 +163,9 @@ function aboutPlan(outcome: ExtractedFact, open: Fact, names: string[] | undefin
 }
 
 /** A day, a month or a week named in a cancellation ("on Saturday", "Saturday's", "next Friday", "in March", "tonight"). */
-const DATE_NAMED = new RegExp(String.raw`\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|${MONTH_NAMES.join('|')}|today|tonight|tomorrow|yesterday|weekend|week|month)\b`, 'i');
+const DATE_NAMED = new RegExp(String.raw`\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:${MONTH_NAMES.join('|')})(?!['’]s\s)|today|tonight|tomorrow|yesterday|weekend|week|month)\b`, 'i');
 /** A day or a month named as the event's, not only when it was called off ("I cancelled the gym today"). */
-const EVENT_DAY_NAMED = new RegExp(String.raw`\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|${MONTH_NAMES.join('|')}|tomorrow|weekend|next)\b`
+const EVENT_DAY_NAMED = new RegExp(String.raw`\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:${MONTH_NAMES.join('|')})(?!['’]s\s)|tomorrow|weekend|next)\b`
   // Today as the event's day: told off for it ("Dinner's off tonight") or owning it ("Tonight's dinner is off"; rules 113).
   + String.raw`|\boff\s+(?:today|tonight)\b|\b(?:today|tonight)['’]s\s`, 'i');
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { wink } from '../../../pipelines/wink.js';
 import { withContractedIs } from '../../../pipelines/memory/contracted-is.js';
 import { factsSaid } from '../../helpers/extract-said.js';
-import { allFactsAfter } from '../../helpers/memory-fixture.js';
+import { allFactsAfter, memoryFixture } from '../../helpers/memory-fixture.js';
 import { assertCloses, eachRow, openAndClosed, type OpenClosed } from '../../helpers/open-closed.js';
 
 const MONDAY = '2026-12-07T10:00:00.000Z';
@@ -72,6 +72,16 @@ describe('rules 113: a month owning a thing is a name', () => {
     closes(split(await factsAfter('t-113-april', ["I'm going to April's party on Saturday.", said])), /^Maria is going to April's party/, said);
     const dated = await factsSaid(said, MONDAY, ['maria', 'Maria'], ['jo', 'Jo']);
     assert.deepEqual(dated.map((f) => f.eventTime ?? null), [null]);
+  });
+
+  test('with April among the participants too', async () => {
+    // On main: left open.
+    const f = await memoryFixture('t-113-april-named', ['Maria', 'Jo', 'April']);
+    for (const [i, said] of ["I'm going to April's party on Saturday.", "April's party got cancelled."].entries()) {
+      await f.say('s1', 'Maria', ['Jo'], said, new Date(Date.parse(MONDAY) + i * 60_000).toISOString());
+    }
+    closes(split(await f.memory.listFacts('t-113-april-named', { includeHistory: true })), /^Maria is going to April's party/, "April's party got cancelled.");
+    await f.close();
   });
 
   test('"Friday\'s concert", "Tomorrow\'s meeting" own nothing and keep their day', async () => {
