@@ -443,8 +443,11 @@ function fill(sentence: string, isNounPhrase: (phrase: string) => boolean): Slot
 const CANCELLED = /\b(?:won['’]t be able to|(?:won['’]t|will not) be \w+ing|(?:won['’]t|will not|(?:do|does)(?:n['’]t| not)) need\b|given up (?:on|the)\b|gave up (?:on|the)\b|can['’]t (?:do it|make it)|(?<!(?:(?:n['’]t|\bnot|\bnever)(?:\s+(?:yet|even|still|been|got(?:ten)? (?:a)?round to|managed to|had (?:the |a )?(?:time|chance) to))?|\bforg[eo]t to)\s+)cancel(?:l?ed|ling)?|call(?:ed)? off|(?:pull(?:ed|ing)?|back(?:ed|ing)?) out of|decided (?:to skip|against|not to)|(?:forget|never mind) about|not going to|skip(?:ping)? the|drop(?:ped)? the(?!(?:\s+[\w'’-]+){1,3}\s+off\b))\b/i;
 /** Things that happen on a day, which may be told as off ({@link EVENT_OFF}): "concert", "lunch", "book club". */
 const EVENT_NOUN = String.raw`(?:concerts?|gigs?|shows?|part(?:y|ies)|lunch|dinner|breakfast|brunch|drinks|meetings?|trips?|match|game|wedding|date(?: night)?|class|lessons?|appointments?|events?|festival|holiday|picnic|barbecue|bbq|visit|tour|rehearsal|practice|training|interview|plans?|flights?|hike|movie|film|play|performance|celebration|sleepover|playdate|reunion|book club|viewing|opera|ballet|recital|session|meetup|meet-up)`;
-/** A day or a date "is off on" may name ("the concert's off on Friday"; rules 113), not "off on a tour". */
-const OFF_ON_DAY = String.raw`on\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|the\s+\d|\d|${MONTH_NAMES.join('|')})`;
+/**
+ * A day or a date "is off on" may name ("the concert's off on Friday"; rules 113), not "off on a tour", a weekly "off on
+ * Mondays" nor "off on Mayfair" (review of rules 113 M1).
+ */
+const OFF_ON_DAY = String.raw`on\s+(?:(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|${MONTH_NAMES.join('|')})\b|the\s+\d|\d)`;
 /**
  * An event told as off ("the concert is off", "lunch with Tom is off", "the match is off because of the rain"): a thing that
  * happens on a day, then "is / was / 's off", not before "to / the / of / on…" (rules 109), but before "on" and a day
@@ -452,9 +455,10 @@ const OFF_ON_DAY = String.raw`on\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day
  * on Friday") or a day off ("take the day off"), nor a start ("is off to a great start").
  */
 const EVENT_OFF = new RegExp(String.raw`\b${EVENT_NOUN}(?:\s+(?:with|at|in|on|for|to|this|next|tonight|tomorrow)\b[^,.;:!?]*?)?\s*(?:\s(?:is|are|was|were)|['’]s)\s+(?:(?:now|definitely|officially|totally|completely|all|sadly|unfortunately|apparently)\s+)?off\b(?!\s+(?:to|the|of|at|from|into|with|in|and)\b|\s+(?!${OFF_ON_DAY})on\b)`, 'i');
+const EVENT_NOUN_WORD = new RegExp(String.raw`^${EVENT_NOUN}$`, 'i');
 /** True when `word` (lower-case) names a thing that happens on a day ("dinner", "concert"): no one's name. */
 export function eventNoun(word: string): boolean {
-  return new RegExp(String.raw`^${EVENT_NOUN}$`, 'i').test(word);
+  return EVENT_NOUN_WORD.test(word);
 }
 
 /** True when `sentence` tells an event as off ({@link EVENT_OFF}), not asked or in a condition ("if the concert is off"). */

@@ -14,6 +14,7 @@ import { canonicalSlot } from './thing-keys.js';
 import { replacedDecision } from './team-decisions.js';
 import { changedValue, holdsValue, namesDay, namesThing, retoldValue, tellsSelf, thingTerms, unmetThingTerms, type ValueChange } from './value-change.js';
 import { MONTH_NAMES } from './months.js';
+import { monthsThing } from './not-dates.js';
 
 /** A consolidation decision for one extracted fact. */
 export type Decision =
@@ -619,12 +620,14 @@ const CALENDAR = new Set(['today', 'tonight', 'tomorrow', 'yesterday', 'week', '
 /**
  * The name a fact's text opens with, lower-case, possessive or not ("Tom is going…", "Tom's concert…": "tom"); none for a
  * word of the calendar ("Tomorrow's meeting…") or a thing that happens on a day ("Dinner's off tonight"; rules 113). A
- * month is a name where it is one of `people` ("April's party got cancelled" with April among them; rules 113).
+ * month owning a thing is a name, a participant or not ("April's party got cancelled", "June's party…": not.dates.ts
+ * `monthsThing`; rules 113, review H1), a part of the month is not ("March's last day").
  */
-function openingName(text: string, people: readonly string[] = []): string | null {
-  const name = /^([A-Z][\p{L}-]*)(?:['’]s)?\s/u.exec(text)?.[1]?.toLowerCase() ?? null;
-  if (!name || eventNoun(name)) return null;
-  return !CALENDAR.has(name) || (MONTH_NAMES.some((m) => m.toLowerCase() === name) && people.some((p) => p.toLowerCase() === name)) ? name : null;
+function openingName(text: string): string | null {
+  const opening = /^([A-Z][\p{L}-]*)(?:['’]s)?\s/u.exec(text)?.[1];
+  const name = opening?.toLowerCase() ?? null;
+  if (!opening || !name || eventNoun(name)) return null;
+  return !CALENDAR.has(name) || (MONTH_NAMES.some((m) => m.toLowerCase() === name) && monthsThing(text.slice(opening.length))) ? name : null;
 }
 
 /**
@@ -632,9 +635,9 @@ function openingName(text: string, people: readonly string[] = []): string | nul
  * as "Maria's concert…"), or by one ASR wrote without its apostrophe that the plan object reads as the name ("toms concert
  * got cancelled": `which` "tom").
  */
-function possessor(text: string, o: PlanObject | null | undefined, candidates: readonly Candidate[], people: readonly string[]): string | null {
+function possessor(text: string, o: PlanObject | null | undefined, candidates: readonly Candidate[]): string | null {
   if (/^[A-Z][\p{L}-]*['’]s\s/u.test(text)) {
-    const name = openingName(text, people);
+    const name = openingName(text);
     return name && !placeNamed(name, candidates) ? name : null;
   }
   const bare = /^([A-Z][\p{L}-]*)s\s/u.exec(text)?.[1]?.toLowerCase();
@@ -739,7 +742,7 @@ export class RuleDecider implements Decider {
       // "Dinner is off tonight": a thing that happens on a day, read as who did it, is no one (rules 113).
       const doneBy = fact.planObject?.doneBy && !eventNoun(fact.planObject.doneBy) ? fact.planObject.doneBy : undefined;
       const doer = fact.settles === 'cancelled' && doneBy && !forSpeaker(said ?? fact.content) ? doneBy : undefined;
-      const owner = fact.planObject?.reportedBy ?? doer ?? (doneBy ? undefined : possessor(fact.content, fact.planObject, candidates, names ?? [])
+      const owner = fact.planObject?.reportedBy ?? doer ?? (doneBy ? undefined : possessor(fact.content, fact.planObject, candidates)
         ?? (opener && !STOPWORDS.has(opener) && plans.some((c) => openingName(c.fact.content) === opener) ? opener : undefined));
       const by = owner ?? doneBy;
       const whose = (c: Candidate): boolean => (by ? ofPerson(c.fact, by) : sameOwner(c.fact, first!.fact));

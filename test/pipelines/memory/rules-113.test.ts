@@ -142,3 +142,37 @@ describe('rules 113: "off tonight" is of tonight\'s plan alone', () => {
     }
   });
 });
+
+describe('rules 113 after review: a month owning a thing, a month\'s day, a weekly "off on Mondays"', () => {
+  const factsAfter = allFactsAfter(MONDAY);
+
+  test('"June\'s party got cancelled" is June\'s party, no participant\'s (review H1)', async () => {
+    // On the branch before this fix: each closed Maria's party (a month not among the participants owned nothing).
+    await eachRow(factsAfter, 't-113r-june', [
+      ["I'm going to the party on Saturday.", "June's party got cancelled.", /^Maria is going to the party on Saturday/],
+      ["I'm going to the party on Saturday.", "April's party got cancelled.", /^Maria is going to the party on Saturday/],
+      ["I'm going to the party on Saturday.", "Tom's party got cancelled.", /^Maria is going to the party on Saturday/],
+    ], true);
+  });
+
+  test('"on March\'s last day", "on April\'s first weekend" are dates (review H2)', async () => {
+    // On the branch before this fix: no date, and this Saturday for the weekend.
+    const dated = async (s: string): Promise<string[]> => (await factsSaid(s, MONDAY, ['maria', 'Maria'], ['jo', 'Jo'])).map((f) => f.eventTime ?? '');
+    for (const [s, month] of [["The deadline is on March's last day.", '2027-03'], ["We're going camping on April's first weekend.", '2027-04'],
+      ["We're going camping in May's second week.", '2027-05']] as const) {
+      const times = await dated(s);
+      assert.ok(times.length > 0 && times.every((t) => t.startsWith(month)), `${s}: ${JSON.stringify(times)}`);
+    }
+  });
+
+  test('"The class is off on Mondays" tells a schedule, no cancellation (review M1)', async () => {
+    // On the branch before this fix: closed the Monday class ("on Mondays" read as "on Monday").
+    await eachRow(factsAfter, 't-113r-weekly', [
+      ["I'm going to the class on Monday.", 'The class is off on Mondays.', /^Maria is going to the class on Monday/],
+      ["I'm going to the concert in May.", 'The concert is off on Mayfair.', /^Maria is going to the concert in May/],
+    ], true);
+    await eachRow(factsAfter, 't-113r-day', [
+      ["I'm going to the class on Monday.", 'The class is off on Monday.', /^Maria is going to the class on Monday/],
+    ]);
+  });
+});
