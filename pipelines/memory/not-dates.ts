@@ -53,7 +53,8 @@ const MONTH = new RegExp(`^(?:${CAPITALISED_MONTH_NAME})$`);
 /**
  * True when the date phrase `phrase` (at `index` of `text`) is a month's name capitalised right after a relation ("my daughter
  * April starts school", "my sister May", "my friend June") or before one told ("April is Maria's daughter"): a person's name
- * (rules 89), or one owning a thing ("April's party"; rules 113). Not with a day's number after it ("my mother May 3rd": a date; relation-apposition.ts `isDaySaid`).
+ * (rules 89), or one owning a thing ("April's party"; rules 113, {@link monthsThing}). Not with a day's number after it
+ * ("my mother May 3rd": a date; relation-apposition.ts `isDaySaid`).
  */
 export function isRelativesName(text: string, index: number, phrase: string): boolean {
   if (!MONTH.test(phrase.trim())) return false;

@@ -234,6 +234,9 @@ export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: Pl
     || namesActionByDerivation(outcome, plan, words);
 }
 
+/** Each word's first-sense synonyms by the relations read ({@link sameSense}; review of rules 113 L2: read once a word). */
+const SENSES = new WeakMap<WordRelations, Map<string, Set<string>>>();
+
 /**
  * True when the noun `word` and one of `planWords` share a word of their most frequent senses in WordNet ("movie" / "cinema",
  * both "film"; "class" / "course"): a thing called off in other words than the plan's (rules 113). Not WordNet's looser
@@ -241,7 +244,15 @@ export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: Pl
  */
 function sameSense(word: string, planWords: ReadonlySet<string>, relations: WordRelations): boolean {
   if (!relations.synonymsOf) return false;
-  const senses = (w: string): Set<string> => new Set([w, ...relations.synonymsOf!(w, { senses: 1, perWord: 50 })]);
+  const known = SENSES.get(relations) ?? new Map<string, Set<string>>();
+  SENSES.set(relations, known);
+  const senses = (w: string): Set<string> => {
+    const had = known.get(w);
+    if (had) return had;
+    const got = new Set([w, ...relations.synonymsOf!(w, { senses: 1, perWord: 50 })]);
+    known.set(w, got);
+    return got;
+  };
   const own = senses(word);
   return [...planWords].some((p) => p.length > 2 && [...senses(p)].some((w) => own.has(w)));
 }
