@@ -10,7 +10,7 @@ import { retellsTime } from './retimed.js';
 import { thingSlotKey } from './thing-keys.js';
 import { correctedAllergy } from './allergy-correction.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
-import { CAPITALISED_MONTH_NAME, MONTH_NAME } from './months.js';
+import { CAPITALISED_MONTH_NAME, MONTH_NAME, MONTH_NAMES } from './months.js';
 
 /** A noun followed by for / of / about / to: "a sucker for", "a fan of", "a stranger to" (no job). */
 export const IDIOM_NOUN = /^[a-z]+(?:\s+[a-z]+)?\s+(?:for|of|about|to|on)\b/i;
@@ -441,12 +441,25 @@ function fill(sentence: string, isNounPhrase: (phrase: string) => boolean): Slot
  * to cancel it" (a cancelling denied) do not.
  */
 const CANCELLED = /\b(?:won['’]t be able to|(?:won['’]t|will not) be \w+ing|(?:won['’]t|will not|(?:do|does)(?:n['’]t| not)) need\b|given up (?:on|the)\b|gave up (?:on|the)\b|can['’]t (?:do it|make it)|(?<!(?:(?:n['’]t|\bnot|\bnever)(?:\s+(?:yet|even|still|been|got(?:ten)? (?:a)?round to|managed to|had (?:the |a )?(?:time|chance) to))?|\bforg[eo]t to)\s+)cancel(?:l?ed|ling)?|call(?:ed)? off|(?:pull(?:ed|ing)?|back(?:ed|ing)?) out of|decided (?:to skip|against|not to)|(?:forget|never mind) about|not going to|skip(?:ping)? the|drop(?:ped)? the(?!(?:\s+[\w'’-]+){1,3}\s+off\b))\b/i;
+/** Things that happen on a day, which may be told as off ({@link EVENT_OFF}): "concert", "lunch", "book club". */
+const EVENT_NOUN = String.raw`(?:concerts?|gigs?|shows?|part(?:y|ies)|lunch|dinner|breakfast|brunch|drinks|meetings?|trips?|match|game|wedding|date(?: night)?|class|lessons?|appointments?|events?|festival|holiday|picnic|barbecue|bbq|visit|tour|rehearsal|practice|training|interview|plans?|flights?|hike|movie|film|play|performance|celebration|sleepover|playdate|reunion|book club|viewing|opera|ballet|recital|session|meetup|meet-up)`;
+/**
+ * A day or a date "is off on" may name ("the concert's off on Friday"; rules 113), not "off on a tour", a weekly "off on
+ * Mondays" nor "off on Mayfair" (review of rules 113 M1).
+ */
+const OFF_ON_DAY = String.raw`on\s+(?:(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|${MONTH_NAMES.join('|')})\b|the\s+\d|\d)`;
 /**
  * An event told as off ("the concert is off", "lunch with Tom is off", "the match is off because of the rain"): a thing that
- * happens on a day, then "is / was / 's off", not before "to / the / of / on…" (rules 109). Not a light, a person ("I'm off
+ * happens on a day, then "is / was / 's off", not before "to / the / of / on…" (rules 109), but before "on" and a day
+ * ("the concert's off on Friday"; rules 113). Not a light, a person ("I'm off
  * on Friday") or a day off ("take the day off"), nor a start ("is off to a great start").
  */
-const EVENT_OFF = /\b(?:concerts?|gigs?|shows?|part(?:y|ies)|lunch|dinner|breakfast|brunch|drinks|meetings?|trips?|match|game|wedding|date(?: night)?|class|lessons?|appointments?|events?|festival|holiday|picnic|barbecue|bbq|visit|tour|rehearsal|practice|training|interview|plans?|flights?|hike|movie|film|play|performance|celebration|sleepover|playdate|reunion|book club|viewing|opera|ballet|recital|session|meetup|meet-up)(?:\s+(?:with|at|in|on|for|to|this|next|tonight|tomorrow)\b[^,.;:!?]*?)?\s*(?:\s(?:is|are|was|were)|['’]s)\s+(?:(?:now|definitely|officially|totally|completely|all|sadly|unfortunately|apparently)\s+)?off\b(?!\s+(?:to|the|of|at|from|into|with|on|in|and)\b)/i;
+const EVENT_OFF = new RegExp(String.raw`\b${EVENT_NOUN}(?:\s+(?:with|at|in|on|for|to|this|next|tonight|tomorrow)\b[^,.;:!?]*?)?\s*(?:\s(?:is|are|was|were)|['’]s)\s+(?:(?:now|definitely|officially|totally|completely|all|sadly|unfortunately|apparently)\s+)?off\b(?!\s+(?:to|the|of|at|from|into|with|in|and)\b|\s+(?!${OFF_ON_DAY})on\b)`, 'i');
+const EVENT_NOUN_WORD = new RegExp(String.raw`^${EVENT_NOUN}$`, 'i');
+/** True when `word` (lower-case) names a thing that happens on a day ("dinner", "concert"): no one's name. */
+export function eventNoun(word: string): boolean {
+  return EVENT_NOUN_WORD.test(word);
+}
 
 /** True when `sentence` tells an event as off ({@link EVENT_OFF}), not asked or in a condition ("if the concert is off"). */
 function eventOff(sentence: string): boolean {
@@ -517,10 +530,11 @@ function reportsDone(sentence: string): boolean {
  * without them") or asked about ("Have you finished the beds?").
  */
 export function settles(sentence: string): Settles | null {
-  if ((CANCELLED.test(sentence) && !cancellationNotTold(sentence)) || eventOff(sentence) || (CHANGE_OF_MIND.test(sentence) && WONT.test(sentence) && !asks(sentence)) || (DONT.test(sentence) && !asks(sentence))) return 'cancelled';
+  const asked = asks(sentence);
+  if ((CANCELLED.test(sentence) && !cancellationNotTold(sentence)) || eventOff(sentence) || (!asked && ((CHANGE_OF_MIND.test(sentence) && WONT.test(sentence)) || DONT.test(sentence)))) return 'cancelled';
   // "Change of plan, we're going on Sunday now", "we moved it to Sunday", "it's Sunday, not Saturday": a new time (fix9).
   if (INSTEAD.test(sentence) || MOVED.test(sentence) || retellsTime(sentence)) return 'instead';
-  if (DECIDED.test(sentence) && !asks(sentence)) return 'decided';
+  if (DECIDED.test(sentence) && !asked) return 'decided';
   if (reportsDone(sentence)) return 'done';
   return null;
 }

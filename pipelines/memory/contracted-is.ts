@@ -9,7 +9,7 @@ import type { WinkMethods } from 'wink-nlp';
 
 /** Tags that may stand between "'s" and the noun a possessive names ("Maya's big old house"). */
 const MODIFIERS = new Set(['ADJ', 'ADV']);
-/** A verb of the clause after its subject: "'s booking got cancelled", "'s meeting is off" (`readAs`). */
+/** A verb of the clause after its subject: "'s booking got cancelled", "'s running shoes got ruined" (`readAs`). */
 const FINITE = /^(?:is|are|was|were|got|gets|has|had|have|will|would|did|does|went|['’]s)$/i;
 /** Tags of what a possessive names. */
 const NOUNS = new Set(['NOUN', 'PROPN', 'NUM', 'PRON']);
@@ -51,7 +51,12 @@ function readAs(words: string[], tags: string[], j: number, next: string): strin
   if (next === 'been' || next === 'got') return 'has';
   // "Tom's booking got cancelled", "Tom's wedding was called off": an "-ing" word before the clause's own verb is the
   // noun "'s" owns (rules 109: it was read "Tom is booking got cancelled").
-  const gerund = tags[j] === 'VERB' && /ing$/.test(next) && FINITE.test(words[j + 1] ?? '');
+  // "Tom's running shoes got ruined", "Tom's driving lessons start on Monday": the "-ing" word opens a noun compound, and the
+  // clause's verb follows its nouns (rules 113: it was read "Tom is running shoes got ruined").
+  let v = j + 1;
+  while (v < words.length && tags[v] === 'NOUN') v++;
+  const gerund = tags[j] === 'VERB' && /ing$/.test(next)
+    && (FINITE.test(words[v] ?? '') || (v > j + 1 && ['VERB', 'AUX'].includes(tags[v] ?? '')));
   // "The party's off", "Tom's off on Friday": "off" with no noun after it is a state (rules 109).
   if (next === 'off' && !NOUNS.has(tags[j + 1] ?? '')) return 'is';
   if (next === 'not' || /^(?:a|an)$/.test(next) || (tags[j] === 'VERB' && /ing$/.test(next) && !gerund)) return 'is';

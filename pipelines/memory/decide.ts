@@ -1,6 +1,6 @@
 import type { Fact, PlanObject } from '../../graph/memory-store.js';
 import { STOPWORDS, terms } from '../../graph/lexical-terms.js';
-import { isIntention } from './changes.js';
+import { eventNoun, isIntention } from './changes.js';
 import { habitOrMaxim } from './plan-cues.js';
 import { PLANNED_KINDS as SETTLEABLE, PROPOSAL, cancelIsPlanDone, cancelsByObject, cancelsPlanItself, settlesByObject } from './plan-match.js';
 import type { ExtractedFact } from './extractor.js';
@@ -14,6 +14,7 @@ import { canonicalSlot } from './thing-keys.js';
 import { replacedDecision } from './team-decisions.js';
 import { changedValue, holdsValue, namesDay, namesThing, retoldValue, tellsSelf, thingTerms, unmetThingTerms, type ValueChange } from './value-change.js';
 import { MONTH_NAMES } from './months.js';
+import { monthsThing } from './not-dates.js';
 
 /** A consolidation decision for one extracted fact. */
 export type Decision =
@@ -163,9 +164,11 @@ function aboutPlan(outcome: ExtractedFact, open: Fact, names: string[] | undefin
 }
 
 /** A day, a month or a week named in a cancellation ("on Saturday", "Saturday's", "next Friday", "in March", "tonight"). */
-const DATE_NAMED = new RegExp(String.raw`\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|${MONTH_NAMES.join('|')}|today|tonight|tomorrow|yesterday|weekend|week|month)\b`, 'i');
+const DATE_NAMED = new RegExp(String.raw`\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:${MONTH_NAMES.join('|')})(?!['’]s\s)|today|tonight|tomorrow|yesterday|weekend|week|month)\b`, 'i');
 /** A day or a month named as the event's, not only when it was called off ("I cancelled the gym today"). */
-const EVENT_DAY_NAMED = new RegExp(String.raw`\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|${MONTH_NAMES.join('|')}|tomorrow|weekend|next)\b`, 'i');
+const EVENT_DAY_NAMED = new RegExp(String.raw`\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:${MONTH_NAMES.join('|')})(?!['’]s\s)|tomorrow|weekend|next)\b`
+  // Today as the event's day: told off for it ("Dinner's off tonight") or owning it ("Tonight's dinner is off"; rules 113).
+  + String.raw`|\boff\s+(?:today|tonight)\b|\b(?:today|tonight)['’]s\s`, 'i');
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
 /**
@@ -616,11 +619,15 @@ const CALENDAR = new Set(['today', 'tonight', 'tomorrow', 'yesterday', 'week', '
 
 /**
  * The name a fact's text opens with, lower-case, possessive or not ("Tom is going…", "Tom's concert…": "tom"); none for a
- * word of the calendar ("Tomorrow's meeting…").
+ * word of the calendar ("Tomorrow's meeting…") or a thing that happens on a day ("Dinner's off tonight"; rules 113). A
+ * month owning a thing is a name, a participant or not ("April's party got cancelled", "June's party…": not.dates.ts
+ * `monthsThing`; rules 113, review H1), a part of the month is not ("March's last day").
  */
 function openingName(text: string): string | null {
-  const name = /^([A-Z][\p{L}-]*)(?:['’]s)?\s/u.exec(text)?.[1]?.toLowerCase() ?? null;
-  return name && !CALENDAR.has(name) ? name : null;
+  const opening = /^([A-Z][\p{L}-]*)(?:['’]s)?\s/u.exec(text)?.[1];
+  const name = opening?.toLowerCase() ?? null;
+  if (!opening || !name || eventNoun(name)) return null;
+  return !CALENDAR.has(name) || (MONTH_NAMES.some((m) => m.toLowerCase() === name) && monthsThing(text.slice(opening.length))) ? name : null;
 }
 
 /**
@@ -646,14 +653,21 @@ function placeNamed(name: string, candidates: readonly Candidate[]): boolean {
   return candidates.some((c) => inside.test(c.fact.content)) && !candidates.some((c) => ofPerson(c.fact, name));
 }
 
+/** Where the thing a cancelling verb calls off ends: a clause's end or a word opening another clause ("…because my knee hurts"). */
+const CANCELLED_THING_END = /[,.;:!?]|\s(?:because|since|as|so|but|and|when|while|after|before|though|although|cos|cause|due)\b/i;
+
 /**
  * True when a cancellation by someone else names the thing it calls off as the speaker's or the listener's ("my sister
- * cancelled my dentist appointment", "our landlord cancelled the viewing for us"): the words after the cancelling verb
- * hold "my / our / your / me / us".
+ * cancelled my dentist appointment", "our landlord cancelled the viewing for us"): the words after the cancelling verb, up
+ * to the end of what it calls off, hold "my / our / your / me / us" ("my sister cancelled the gym because my knee hurts"
+ * names no thing of the speaker's; rules 113).
  */
 function forSpeaker(said: string): boolean {
-  const at = said.search(/\b(?:cancel|call(?:s|ed|ing)? off)/i);
-  return at >= 0 && /\b(?:my|our|your|me|us)\b/i.test(said.slice(at));
+  const verb = /\b(?:cancel\w*|call(?:s|ed|ing)? off)/i.exec(said);
+  if (!verb) return false;
+  const after = said.slice(verb.index + verb[0].length);
+  const end = after.search(CANCELLED_THING_END);
+  return /\b(?:my|our|your|me|us)\b/i.test(end >= 0 ? after.slice(0, end) : after);
 }
 
 /**
@@ -725,10 +739,12 @@ export class RuleDecider implements Decider {
       // cancelled his concert" after "Tom is going to a concert…"; review-cancel H3).
       const opener = openingName(fact.content);
       // "My sister cancelled the gym": someone else's cancelling of a thing not told as the speaker's is of their own (rules 109).
-      const doer = fact.settles === 'cancelled' && fact.planObject?.doneBy && !forSpeaker(said ?? fact.content) ? fact.planObject.doneBy : undefined;
-      const owner = fact.planObject?.reportedBy ?? doer ?? (fact.planObject?.doneBy ? undefined : possessor(fact.content, fact.planObject, candidates)
+      // "Dinner is off tonight": a thing that happens on a day, read as who did it, is no one (rules 113).
+      const doneBy = fact.planObject?.doneBy && !eventNoun(fact.planObject.doneBy) ? fact.planObject.doneBy : undefined;
+      const doer = fact.settles === 'cancelled' && doneBy && !forSpeaker(said ?? fact.content) ? doneBy : undefined;
+      const owner = fact.planObject?.reportedBy ?? doer ?? (doneBy ? undefined : possessor(fact.content, fact.planObject, candidates)
         ?? (opener && !STOPWORDS.has(opener) && plans.some((c) => openingName(c.fact.content) === opener) ? opener : undefined));
-      const by = owner ?? fact.planObject?.doneBy;
+      const by = owner ?? doneBy;
       const whose = (c: Candidate): boolean => (by ? ofPerson(c.fact, by) : sameOwner(c.fact, first!.fact));
       // A plan's owner's name is no object of it only where the cancellation names an owner: "The concert got cancelled",
       // naming none, closes as before rules 106 (review-cancel H3: not Tom's "concert" over the speaker's own).

@@ -53,13 +53,28 @@ const MONTH = new RegExp(`^(?:${CAPITALISED_MONTH_NAME})$`);
 /**
  * True when the date phrase `phrase` (at `index` of `text`) is a month's name capitalised right after a relation ("my daughter
  * April starts school", "my sister May", "my friend June") or before one told ("April is Maria's daughter"): a person's name
- * (rules 89). Not with a day's number after it ("my mother May 3rd": a date; relation-apposition.ts `isDaySaid`).
+ * (rules 89), or one owning a thing ("April's party"; rules 113, {@link monthsThing}). Not with a day's number after it
+ * ("my mother May 3rd": a date; relation-apposition.ts `isDaySaid`).
  */
 export function isRelativesName(text: string, index: number, phrase: string): boolean {
   if (!MONTH.test(phrase.trim())) return false;
   const after = text.slice(index + phrase.length);
   if (/^\s*,?\s*\d/.test(after)) return false;
+  // "April's party got cancelled": a month owns nothing; one owning a thing is a person's name (rules 113), not after a word a
+  // month is said after ("last April's trip").
+  if (monthsThing(after) && !MONTH_BEFORE.test(text.slice(0, index))) return true;
   return RELATION_BEFORE.test(text.slice(0, index)) || (/^\s*$/.test(text.slice(0, index)) && RELATION_AFTER.test(after));
+}
+
+/** A part of a month after its possessive ("March's last day", "April's first weekend", "May's 2nd week"): the month's own. */
+const MONTH_PART = /^['’]s\s+(?:(?:first|second|third|fourth|fifth|last|final|\d+(?:st|nd|rd|th))\b|(?:week|weekend|day|days|end|start|beginning|middle|half)\b)/i;
+
+/**
+ * True when `after`, the text after a month's name, makes it own a thing ("April's party": a person's name; rules 113), not
+ * a part of the month ("March's last day", "April's first weekend": a date; review of rules 113 H2).
+ */
+export function monthsThing(after: string): boolean {
+  return /^['’]s\s+\p{L}/u.test(after) && !MONTH_PART.test(after);
 }
 
 /** Words a month is said after ("in March", "since March", "last March", "the 3rd of March"): "march" after them is the month. */

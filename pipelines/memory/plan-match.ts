@@ -234,6 +234,29 @@ export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: Pl
     || namesActionByDerivation(outcome, plan, words);
 }
 
+/** Each word's first-sense synonyms by the relations read ({@link sameSense}; review of rules 113 L2: read once a word). */
+const SENSES = new WeakMap<WordRelations, Map<string, Set<string>>>();
+
+/**
+ * True when the noun `word` and one of `planWords` share a word of their most frequent senses in WordNet ("movie" / "cinema",
+ * both "film"; "class" / "course"): a thing called off in other words than the plan's (rules 113). Not WordNet's looser
+ * `related`, which ties "party" to "dinner" and "holiday" to "work".
+ */
+function sameSense(word: string, planWords: ReadonlySet<string>, relations: WordRelations): boolean {
+  if (!relations.synonymsOf) return false;
+  const known = SENSES.get(relations) ?? new Map<string, Set<string>>();
+  SENSES.set(relations, known);
+  const senses = (w: string): Set<string> => {
+    const had = known.get(w);
+    if (had) return had;
+    const got = new Set([w, ...relations.synonymsOf!(w, { senses: 1, perWord: 50 })]);
+    known.set(w, got);
+    return got;
+  };
+  const own = senses(word);
+  return [...planWords].some((p) => p.length > 2 && [...senses(p)].some((w) => own.has(w)));
+}
+
 /** Verbs that cancel what they name ("called off the picnic", "cancelled the dentist", "can't make it to Leeds", "pulled out of the race"). */
 const CANCEL_VERBS = new Set(['cancel', 'call', 'drop', 'skip', 'scrap', 'forget', 'decide', 'make', 'pull', 'back']);
 
@@ -263,7 +286,9 @@ export function cancelsByObject(cancel: PlanObject, plan: PlanObject, relations:
   const planWords = new Set([...plan.objects, ...plan.complements]);
   const namesPlan = words.some((w) => planWords.has(w) || w === plan.verb)
     // "The flight to Berlin was cancelled" names "flying to Berlin" by meaning (rules 109).
-    || (cancel.verb !== null && CANCEL_VERBS.has(cancel.verb) && namesActionByDerivation({ ...cancel, verb: null }, plan, relations, true));
+    || (cancel.verb !== null && CANCEL_VERBS.has(cancel.verb) && namesActionByDerivation({ ...cancel, verb: null }, plan, relations, true))
+    // "The movie got cancelled" names "going to the cinema" by a sense they share (rules 113).
+    || ((cancel.verb === null || CANCEL_VERBS.has(cancel.verb)) && words.some((w) => sameSense(w, planWords, relations)));
   if (cancel.verb === null || CANCEL_VERBS.has(cancel.verb)) return words.length === 0 ? null : namesPlan;
   if (cancel.verb === plan.verb) return words.length === 0 || aboutWords(plan).length === 0 || namesPlan;
   // "Don't send the lemons" withdraws no "call you back about the lemons": another action that names an object of its own

@@ -39,7 +39,7 @@ const NOMINAL = /(?:al|ion|ment|ery|ance|ence)$/;
  * What plan-object matching asks WordNet (`WordNet`; absent, it relates nothing): derivational
  * relatives of a noun and a verb, and the close hypernym two nouns share.
  */
-export type WordRelations = Pick<WordNet, 'derivedForms' | 'derivedFrom' | 'sharedHypernym'> & Partial<Pick<WordNet, 'phrasalSense' | 'baseForms' | 'related'>>;
+export type WordRelations = Pick<WordNet, 'derivedForms' | 'derivedFrom' | 'sharedHypernym'> & Partial<Pick<WordNet, 'phrasalSense' | 'baseForms' | 'related' | 'synonymsOf'>>;
 
 /** Who "my own …" names among a phrase's `people`: the speaker, told apart from everyone a plan names ("my son's bike"). */
 export const OWN = 'own';

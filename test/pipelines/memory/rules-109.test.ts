@@ -5,25 +5,16 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Fact } from '../../../graph/memory-store.js';
 import { factsSaid } from '../../helpers/extract-said.js';
 import { allFactsAfter } from '../../helpers/memory-fixture.js';
+import { assertCloses, openAndClosed } from '../../helpers/open-closed.js';
 
 const MONDAY = '2026-12-07T10:00:00.000Z';
 const CONCERT = 'I am going to a concert on Friday.';
 const TOMS = 'Tom is playing a concert on Friday.';
 
-/** The open and the closed facts' texts. */
-const split = (all: Fact[]): { open: string[]; closed: string[] } => ({
-  open: all.filter((x) => x.validTo === null).map((x) => x.content),
-  closed: all.filter((x) => x.validTo !== null).map((x) => x.content),
-});
-
-/** Asserts the plan `plan` matches is closed and none it matches is open. */
-function closes(facts: { open: string[]; closed: string[] }, plan: RegExp, said: string): void {
-  assert.ok(facts.closed.some((c) => plan.test(c)), `${said}: ${JSON.stringify(facts)}`);
-  assert.ok(!facts.open.some((c) => plan.test(c)), `${said}: ${JSON.stringify(facts)}`);
-}
+const split = openAndClosed;
+const closes = assertCloses;
 
 describe('rules 109: "is off", "called off", "had to cancel" close the plan', () => {
   const factsAfter = allFactsAfter(MONDAY);
