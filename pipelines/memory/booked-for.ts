@@ -7,7 +7,7 @@
  */
 import { BOOKING_NOUNS, HOUR_SAID, saysClock } from './clock-time.js';
 import { clauseAround, toldAsPast } from './told-tense.js';
-import { MONTH_DATE_SAID } from './months.js';
+import { MONTH_DATE_SAID, WEEKDAY_NAME } from './months.js';
 import { PAST_TIME } from './spoken-clauses.js';
 
 /** Verbs that fix a time for something, in any form ("booked", "have reserved", "I'd arranged"). */
@@ -33,7 +33,7 @@ const FOR_IN_PHRASE = /^for\s+(?!(?:a|an|the\s+next|the\s+past|the\s+last|\d+|on
  * A day or a date, not a span: a weekday ("on" before it after an hour: "for half past 7 on Friday"), today / tonight /
  * tomorrow, a month (a short form before a day's number: "mar 3", "Sept. 12"; rules 110), a day of the month.
  */
-const A_DAY = new RegExp(String.raw`^(?:for\s+|on\s+)?(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\b|\b(?:${MONTH_DATE_SAID})\b|^(?:for\s+)?(?:the\s+)?\d`, 'i');
+const A_DAY = new RegExp(String.raw`^(?:for\s+|on\s+)?(?:(?:this|next|coming)\s+)?(?:${WEEKDAY_NAME}|today|tonight|tomorrow)\b|\b(?:${MONTH_DATE_SAID})\b|^(?:for\s+)?(?:the\s+)?\d`, 'i');
 
 /**
  * A thing booked for a slot of its own (rules 97): a word that only names a booking (clock-time.ts `BOOKING_NOUNS`), a
@@ -54,7 +54,7 @@ const SLOT_VERB = /(?:\b(?:have|has|had|was|were|is|are|been|be|just|already|did
  * "on Friday", "this Friday", "Friday": a weekday, as chrono may give it with the hour ("on Friday at 7pm"), or after an
  * hour of the clock ("at 7:30pm on Friday"; rules 107).
  */
-const ON_WEEKDAY = new RegExp(String.raw`^(?:(?:at\s+)?${HOUR_SAID}\s+)?(?:on\s+)?(?:(?:this|coming)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b`, 'i');
+const ON_WEEKDAY = new RegExp(String.raw`^(?:(?:at\s+)?${HOUR_SAID}\s+)?(?:on\s+)?(?:(?:this|coming)\s+)?${WEEKDAY_NAME}\b`, 'i');
 /**
  * One slot of its day, told by its place in the day, just before the weekday ("the last flight on Friday", "the first
  * session on Friday"; rules 107): the day is the slot's, with no hour said. Not more than one ("the last tickets on
@@ -86,7 +86,7 @@ const WITH_DAY_ENDS = /\bfor\b|[,;!?]|\.(?!\d)|\b(?:and|but|so|because|then)\b/i
  * ("for my birthday", "for the two of us", "for you").
  */
 const FOR_THE_SLOT = new RegExp(String.raw`^(?:\s*(?:at\s+)?[\w:.]+(?:\s*(?:am|pm))?)?\s*,?\s*for\s+(?:(?:[\w'’-]+\s+){0,3}?(?:in|on|next|this)\s+)?`
-  + String.raw`(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|${MONTH_DATE_SAID})\b(?!['’]s)`, 'i');
+  + String.raw`(?:(?:this|next|coming)\s+)?(?:${WEEKDAY_NAME}|tomorrow|tonight|${MONTH_DATE_SAID})\b(?!['’]s)`, 'i');
 /** "from" before the first day of a range booked ("booked the cottage from the 20th to the 22nd"; rules 112). */
 const FROM_RANGE_BEFORE = /\bfrom\s+$/i;
 /**

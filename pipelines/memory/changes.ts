@@ -10,7 +10,7 @@ import { retellsTime } from './retimed.js';
 import { thingSlotKey } from './thing-keys.js';
 import { correctedAllergy } from './allergy-correction.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
-import { CAPITALISED_MONTH_NAME, MONTH_NAME, MONTH_NAMES } from './months.js';
+import { CAPITALISED_MONTH_NAME, MONTH_NAME, MONTH_NAMES, WEEKDAY_NAME } from './months.js';
 
 /** A noun followed by for / of / about / to: "a sucker for", "a fan of", "a stranger to" (no job). */
 export const IDIOM_NOUN = /^[a-z]+(?:\s+[a-z]+)?\s+(?:for|of|about|to|on)\b/i;
@@ -447,7 +447,7 @@ const EVENT_NOUN = String.raw`(?:concerts?|gigs?|shows?|part(?:y|ies)|lunch|dinn
  * A day or a date "is off on" may name ("the concert's off on Friday"; rules 113), not "off on a tour", a weekly "off on
  * Mondays" nor "off on Mayfair" (review of rules 113 M1).
  */
-const OFF_ON_DAY = String.raw`on\s+(?:(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|${MONTH_NAMES.join('|')})\b|the\s+\d|\d)`;
+const OFF_ON_DAY = String.raw`on\s+(?:(?:${WEEKDAY_NAME}|${MONTH_NAMES.join('|')})\b|the\s+\d|\d)`;
 /**
  * An event told as off ("the concert is off", "lunch with Tom is off", "the match is off because of the rain"): a thing that
  * happens on a day, then "is / was / 's off", not before "to / the / of / on…" (rules 109), but before "on" and a day

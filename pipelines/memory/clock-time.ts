@@ -12,7 +12,7 @@
  * only (rules 97: "the film festival on Saturday at 10" is 10am).
  */
 import type * as chrono from 'chrono-node';
-import { MONTH_NAMES } from './months.js';
+import { MONTH_NAMES, WEEKDAY_NAME } from './months.js';
 import { NUMBER_WORDS } from '../../graph/spoken-digits.js';
 
 /**
@@ -67,7 +67,7 @@ const uncaptured = (source: string): string => source.replace(/\((?!\?)/g, '(?:'
  */
 export const HOUR_SAID = String.raw`(?:(?:half|quarter)\s+(?:past|to)\s+(?:\d{1,2}|${HOUR_WORD})|`
   + String.raw`\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|${uncaptured(HOUR_MINUTES)}${HOUR_MINUTES_END})`;
-const DAY_WORD = String.raw`(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)`;
+const DAY_WORD = String.raw`(?:${WEEKDAY_NAME}|today|tonight|tomorrow)`;
 /** Minutes said as words after an hour ("seven thirty", "eleven fifteen", "seven oh five"). */
 const MINUTE_WORD = String.raw`(?:oh|ten|twenty|thirty|forty|fifty|fifteen|five|quarter|half)`;
 /**

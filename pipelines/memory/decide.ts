@@ -13,7 +13,7 @@ import { FOR_NOW_PREFERENCE } from './temporary-slots.js';
 import { canonicalSlot } from './thing-keys.js';
 import { replacedDecision } from './team-decisions.js';
 import { changedValue, holdsValue, namesDay, namesThing, retoldValue, tellsSelf, thingTerms, unmetThingTerms, type ValueChange } from './value-change.js';
-import { MONTH_NAMES } from './months.js';
+import { MONTH_NAMES, WEEKDAY_NAME, isMonthWord } from './months.js';
 import { monthsThing } from './not-dates.js';
 
 /** A consolidation decision for one extracted fact. */
@@ -164,9 +164,9 @@ function aboutPlan(outcome: ExtractedFact, open: Fact, names: string[] | undefin
 }
 
 /** A day, a month or a week named in a cancellation ("on Saturday", "Saturday's", "next Friday", "in March", "tonight"). */
-const DATE_NAMED = new RegExp(String.raw`\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:${MONTH_NAMES.join('|')})(?!['’]s\s)|today|tonight|tomorrow|yesterday|weekend|week|month)\b`, 'i');
+const DATE_NAMED = new RegExp(String.raw`\b(?:${WEEKDAY_NAME}|(?:${MONTH_NAMES.join('|')})(?!['’]s\s)|today|tonight|tomorrow|yesterday|weekend|week|month)\b`, 'i');
 /** A day or a month named as the event's, not only when it was called off ("I cancelled the gym today"). */
-const EVENT_DAY_NAMED = new RegExp(String.raw`\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:${MONTH_NAMES.join('|')})(?!['’]s\s)|tomorrow|weekend|next)\b`
+const EVENT_DAY_NAMED = new RegExp(String.raw`\b(?:${WEEKDAY_NAME}|(?:${MONTH_NAMES.join('|')})(?!['’]s\s)|tomorrow|weekend|next)\b`
   // Today as the event's day: told off for it ("Dinner's off tonight") or owning it ("Tonight's dinner is off"; rules 113).
   + String.raw`|\boff\s+(?:today|tonight)\b|\b(?:today|tonight)['’]s\s`, 'i');
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
@@ -625,9 +625,10 @@ const CALENDAR = new Set(['today', 'tonight', 'tomorrow', 'yesterday', 'week', '
  */
 function openingName(text: string): string | null {
   const opening = /^([A-Z][\p{L}-]*)(?:['’]s)?\s/u.exec(text)?.[1];
-  const name = opening?.toLowerCase() ?? null;
-  if (!opening || !name || eventNoun(name)) return null;
-  return !CALENDAR.has(name) || (MONTH_NAMES.some((m) => m.toLowerCase() === name) && monthsThing(text.slice(opening.length))) ? name : null;
+  if (!opening) return null;
+  const name = opening.toLowerCase();
+  if (eventNoun(name)) return null;
+  return !CALENDAR.has(name) || (isMonthWord(name) && monthsThing(text.slice(opening.length))) ? name : null;
 }
 
 /**

@@ -7,6 +7,8 @@
 export const MONTH_NAMES: readonly string[] = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August',
   'September', 'October', 'November', 'December'];
 
+/** The days of the week as a pattern's alternative, lower case ("monday" … "sunday"), for every rule that names one. */
+export const WEEKDAY_NAME = String.raw`(?:mon|tues|wednes|thurs|fri|satur|sun)day`;
 /** The months' names as a pattern's words, lower case ("january|february|…|december"); a flag `i` reads any case. */
 export const MONTH_NAME = MONTH_NAMES.map((m) => m.toLowerCase()).join('|');
 

@@ -4,7 +4,7 @@
  * rules 89) and the verb "march" ("we will march on Friday"; rules 110). relative-date.ts leaves them as said.
  */
 import { RELATION_ROLES } from './relation-apposition.js';
-import { CAPITALISED_MONTH_NAME, MONTH_SAID } from './months.js';
+import { CAPITALISED_MONTH_NAME, MONTH_SAID, WEEKDAY_NAME } from './months.js';
 
 /**
  * A recurring time (rules 49): "every weekend", "every Monday", "each Friday", "every other Sunday", "on weekends", "on
@@ -25,7 +25,7 @@ const CLOCK_AFTER = /^(?:\s*(?:[:.]\d|am\b|pm\b|a\.m\.|p\.m\.|o['’]?clock\b|h\
 /** Words naming a street or a building, after a house number ("4 Rose Court", "12 baker street", "flat 3"). */
 const STREET_WORD = /\b(?:street|st|road|rd|lane|ln|avenue|ave|drive|dr|close|court|crescent|way|place|square|terrace|gardens|grove|hill|row|walk|mews|park|house|flat|apartment|building|cottages?)\b/i;
 /** A weekday, a month or another time word: "at 4 Monday", "at 4 tomorrow" keep their clock time. */
-const TIME_AFTER = new RegExp(String.raw`^\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow|${MONTH_SAID}|this|next|on|in|and|or|but|then|I)\b`, 'i');
+const TIME_AFTER = new RegExp(String.raw`^\s+(?:${WEEKDAY_NAME}|today|tonight|tomorrow|${MONTH_SAID}|this|next|on|in|and|or|but|then|I)\b`, 'i');
 
 /**
  * True when the date phrase `phrase` (at `index` of `text`) is a house number, not a clock time (rules 49): a bare number

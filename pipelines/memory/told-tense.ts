@@ -7,7 +7,7 @@
 import { wink } from '../wink.js';
 import { aheadFromPast } from './ahead-from-past.js';
 import { LOOKS_AHEAD } from './plan-cues.js';
-import { MONTH_SAID } from './months.js';
+import { MONTH_SAID, WEEKDAY_NAME } from './months.js';
 
 /**
  * Present forms whose lemma differs from the word though they tell of now: "be", and the stems wink splits off
@@ -36,7 +36,7 @@ const NOT_NAME = String.raw`(?:Then|Just|Maybe|Please|Never|Always|Don|Do|Did|Wi
 const NOUN_SUBJECT_SAME_FORM_PAST = new RegExp(String.raw`(?:^|[,;:]\s*|\b(?:and|but|so|because|when)\s+)(?:(?:[Mm]y|[Hh]is|[Hh]er|[Oo]ur|[Tt]heir|[Yy]our|[Tt]he)`
   + String.raw`(?:\s+(?!${NOT_SUBJECT_WORD})[a-z]+){1,3}|(?!${NOT_NAME})[A-Z][a-z]+)\s+(?:just\s+|finally\s+|already\s+|actually\s+)?(?:quit|cut|hurt|split|shut)\b`);
 /** A month, a weekday, a part of the day or a date number: what may follow the words of a time ("Sunday morning", "May 5"). */
-const TIME_GOES_ON = String.raw`(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|${MONTH_SAID}|`
+const TIME_GOES_ON = String.raw`(?:${WEEKDAY_NAME}|${MONTH_SAID}|`
   + String.raw`today|tonight|tomorrow|morning|afternoon|evening|night|\d|o['’]clock|[ap]\.?m\b)`;
 /**
  * Where the words of a time end (rules 74): at the end of the sentence or clause, before a word that begins a new part
@@ -50,7 +50,7 @@ const TIME_ENDS = String.raw`(?=\s*(?:[.,;:!?)]|$)|\s+(?:${TIME_GOES_ON}|of\s+(?
  * A time a thing is moved to, not a place (rules 72): a day, a month, a part of the day or year, a number, "later", "the
  * end of…" ("moved to Sunday", "postponed till next week", "moved to the 12th"; not "moved to Leeds", "moved to the city").
  */
-const A_TIME = String.raw`(?:on\s+)?(?:the\s+)?(?:(?:next|this|coming|following|same|early|late|mid)[\s-]+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|`
+const A_TIME = String.raw`(?:on\s+)?(?:the\s+)?(?:(?:next|this|coming|following|same|early|late|mid)[\s-]+)?(?:${WEEKDAY_NAME}|`
   + String.raw`${MONTH_SAID}|`
   + String.raw`today|tonight|tomorrow|later|\d+(?:st|nd|rd|th)?|week|weekend|month|year|morning|afternoon|evening|night|noon|midday|midnight|`
   + String.raw`spring|summer|autumn|fall|winter|end|start|beginning|middle|day\s+after)\b${TIME_ENDS}`;
@@ -60,7 +60,7 @@ const A_TIME = String.raw`(?:on\s+)?(?:the\s+)?(?:(?:next|this|coming|following|
  * past: rules 72) or to a weekday in the active ("we moved it to Sunday", fix9) is a move ahead too, and a wish told with
  * "'d" ("I'd like to book a repair on Tuesday": "'d" is "would", not a past "had"; trial11 F2).
  */
-const AHEAD_WORD = new RegExp(String.raw`\b(?:won['’]t|next|tomorrow|soon)\b|['’]d\s+(?:like|love|prefer)\s+to\b|\b(?:moved|rescheduled|postponed|pushed back|brought forward|put back) (?:to|till|until)\s+${A_TIME}|\b(?:moved|rescheduled|postponed|pushed|brought|put|changed|switched|shifted|bumped)\s+(?:it|that|this|them|(?:the|our|my)\s+[\w'’-]+)\s+(?:back\s+|forward\s+)?(?:to|till|until)\s+(?:on\s+)?(?:next\s+|this\s+|the\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b`, 'i');
+const AHEAD_WORD = new RegExp(String.raw`\b(?:won['’]t|next|tomorrow|soon)\b|['’]d\s+(?:like|love|prefer)\s+to\b|\b(?:moved|rescheduled|postponed|pushed back|brought forward|put back) (?:to|till|until)\s+${A_TIME}|\b(?:moved|rescheduled|postponed|pushed|brought|put|changed|switched|shifted|bumped)\s+(?:it|that|this|them|(?:the|our|my)\s+[\w'’-]+)\s+(?:back\s+|forward\s+)?(?:to|till|until)\s+(?:on\s+)?(?:next\s+|this\s+|the\s+)?${WEEKDAY_NAME}\b`, 'i');
 
 /**
  * True when `text` tells of the past: a verb in a past form ("went", "got", "have been": a verb or auxiliary whose

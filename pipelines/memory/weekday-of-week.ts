@@ -5,6 +5,7 @@
  * Friday" is (rules 61: that day of next week, Monday first; `weekdayOfNextWeek`), "after next" a week later.
  */
 import { addDays, weekdayOfNextWeek } from './calendar-day.js';
+import { WEEKDAY_NAME } from './months.js';
 
 /** A weekday told by its week, where it stands in the text and the day it names. */
 export interface WeekdayOfWeek {
@@ -20,7 +21,7 @@ const DAY = String.raw`(mon|tues|wednes|thurs|fri|satur|sun)day`;
  * Not the last day of a range of weekdays ("I'm off Monday to Wednesday next week": the whole range is next week's,
  * relative-date.ts `rangeEnd`; rules 111).
  */
-const RANGE_END = String.raw`(?<!(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:\s+(?:to|through|thru|till|until)\s+|\s*[-–]\s*))`;
+const RANGE_END = String.raw`(?<!${WEEKDAY_NAME}(?:\s+(?:to|through|thru|till|until)\s+|\s*[-–]\s*))`;
 /**
  * "(on) Friday (of) next week", "next week(,) (on) Friday", "(on) Friday after next" (also after "the"), and the British
  * "(on) Friday week" (rules 68): Friday of next week, as "Friday next week" is; not the end of a span of days ("a Monday to
@@ -30,7 +31,7 @@ const RANGE_END = String.raw`(?<!(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:\s
  * A weekday listed before another said with "next week" ("Tuesday and Friday next week", "Tuesday, Wednesday and Friday
  * next week"; rules 112): of next week too, not the coming one.
  */
-const LISTED_BEFORE = String.raw`(?=(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:on\s+)?)*(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+(?:of\s+)?next\s+week\b)`;
+const LISTED_BEFORE = String.raw`(?=(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:on\s+)?(?:${WEEKDAY_NAME}(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:on\s+)?)*${WEEKDAY_NAME}\s+(?:of\s+)?next\s+week\b)`;
 const FORMS = new RegExp(String.raw`(?<![\w'’])(?:${RANGE_END}(?:on\s+)?${DAY}(?:${LISTED_BEFORE}|\s+(?:of\s+)?next\s+week)|next\s+week,?\s+(?:on\s+)?${DAY}|(?:on\s+)?${DAY}\s+after\s+next|(?<!\b(?:to|till|until|through|thru)\s+|[-–]\s*)(?:on\s+)?${DAY}\s+week)(?![\w'’])`, 'gi');
 const WEEKDAYS = ['sun', 'mon', 'tues', 'wednes', 'thurs', 'fri', 'satur'];
 
