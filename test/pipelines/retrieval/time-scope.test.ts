@@ -5,6 +5,10 @@ import { inScope, timeScope } from '../../../pipelines/retrieval/time-scope.js';
 
 const NOW = new Date('2026-11-25T15:00:00Z'); // a Wednesday
 const NO_SLACK = { slackBeforeDays: 0, slackAfterDays: 0 };
+/** Monday 7 December 2026, when the "last <month>" questions (rules 111, 112) are asked. */
+const DECEMBER = new Date('2026-12-07T10:00:00Z');
+/** A period of whole days, `since` to `until` (YYYY-MM-DD, midnight UTC). */
+const days = (since: string, until: string) => ({ since: `${since}T00:00:00.000Z`, until: `${until}T00:00:00.000Z` });
 
 describe('the time a question names', () => {
   test('a calendar day, a month, a bare year: ranges of that precision, dates out of the keywords', () => {
@@ -183,7 +187,6 @@ describe('the answer a question asks for', () => {
 });
 
 describe('"last" and a month (rules 111)', () => {
-  const DECEMBER = new Date('2026-12-07T10:00:00Z');
   test('"last May", "last March": the latest such month before this one, one year only', () => {
     // On main: "last May" named no time (null); "last March" scoped March of each of ten years.
     for (const [q, since, until] of [
@@ -192,8 +195,8 @@ describe('"last" and a month (rules 111)', () => {
       ['Where did Ana go last December?', '2025-12-01', '2026-01-01'],
     ] as const) {
       const s = timeScope(q, DECEMBER, NO_SLACK);
-      assert.deepEqual(s?.periods, [{ since: `${since}T00:00:00.000Z`, until: `${until}T00:00:00.000Z` }], q);
-      assert.deepEqual(s?.windows, [{ since: `${since}T00:00:00.000Z`, until: `${until}T00:00:00.000Z`, open: false }], q);
+      assert.deepEqual(s?.periods, [days(since, until)], q);
+      assert.deepEqual(s?.windows, [{ ...days(since, until), open: false }], q);
       assert.doesNotMatch(s?.rest ?? '', /May|March|December/, q);
     }
     // A month with no "last" still stands for that month in each recent year; "the last may be" names none.
@@ -203,14 +206,13 @@ describe('"last" and a month (rules 111)', () => {
 });
 
 describe('"last may", "last march" in lower case (rules 111 after review, M3)', () => {
-  const DECEMBER = new Date('2026-12-07T10:00:00Z');
   test('ASR\'s lower case "last may" ending the question is May', () => {
     // On ed8aaa7f: "last may" named no time (null); "last march" scoped March of each of ten years.
     for (const [q, since, until] of [
       ['what did ana do last may', '2026-05-01', '2026-06-01'],
       ['what did ana do last march?', '2026-03-01', '2026-04-01'],
     ] as const) {
-      assert.deepEqual(timeScope(q, DECEMBER, NO_SLACK)?.periods, [{ since: `${since}T00:00:00.000Z`, until: `${until}T00:00:00.000Z` }], q);
+      assert.deepEqual(timeScope(q, DECEMBER, NO_SLACK)?.periods, [days(since, until)], q);
     }
     // Not the verb: "the last may be".
     assert.equal(timeScope('which of the last may be true?', DECEMBER, NO_SLACK), null);
@@ -218,7 +220,6 @@ describe('"last may", "last march" in lower case (rules 111 after review, M3)', 
 });
 
 describe('"since last May", "between last March and last May" (rules 112)', () => {
-  const DECEMBER = new Date('2026-12-07T10:00:00Z');
   test('"since last May" searches May 2026 until now', () => {
     // On main: the turns searched were May 2026 only (periods and ranges to 1 June).
     const s = timeScope('What has Ana done since last May?', DECEMBER, NO_SLACK);
@@ -241,7 +242,6 @@ describe('"since last May", "between last March and last May" (rules 112)', () =
 });
 
 describe('"between last month and last May" (rules 112 after review, H2)', () => {
-  const DECEMBER = new Date('2026-12-07T10:00:00Z');
   test('a relative first side is read from now, not from the month after "and"', () => {
     // Before: 2026-04-01 to 2026-06-01 ("last month" read as the month before May).
     for (const q of ['What did Ana do between last month and last May?', 'What did Ana do between last week and last May?']) {
