@@ -4,7 +4,10 @@
  * transcript.partial minus the wall time the frame holding its last audio was pushed. N grows until the
  * partial lag p95 reaches 500 ms or audio is shed; bounded (N <= 24, ~10 s of audio per step).
  * Baselines in the same run: N = 1, and the whole sweep again with pocketsphinx's own decoder settings
- * (`POCKETSPHINX_LIBRARY_OPTIONS`) instead of Parley's.
+ * (`POCKETSPHINX_LIBRARY_OPTIONS`) instead of Parley's. Both sweeps run today's stream path (VAD context, gain control
+ * `vad`, first-turn priming, per-stream recogniser state; no names, so no spotting pass); only the decoder options differ.
+ * CPU per stream: this process's CPU time (every thread) per second of streamed audio, which other work on the host
+ * does not inflate as it does the lag; the 1-minute load average is printed after each step.
  * Run: node dist/bench/asr-concurrency.js [secondsPerStep]
  */
 import os from 'node:os';
@@ -36,7 +39,7 @@ function streamAudio(k: number): Buffer {
   return encodeS16le(out);
 }
 
-async function step(pool: WorkerPool, n: number): Promise<{ lags: number[]; shed: number; partials: number; finals: number; cpu: number }> {
+async function step(pool: WorkerPool, n: number): Promise<{ lags: number[]; shed: number; partials: number; finals: number; cpu: number; cpuMsPerS: number }> {
   const lags: number[] = [];
   let shed = 0, partials = 0, finals = 0;
   const cpu0 = process.cpuUsage();
@@ -69,19 +72,19 @@ async function step(pool: WorkerPool, n: number): Promise<{ lags: number[]; shed
   }));
   const used = process.cpuUsage(cpu0);
   const cpu = (used.user + used.system) / 1000 / (performance.now() - t);
-  return { lags, shed, partials, finals, cpu };
+  return { lags, shed, partials, finals, cpu, cpuMsPerS: (used.user + used.system) / 1000 / (n * STEP_S) };
 }
 
 async function sweep(label: string, options: Record<string, string>): Promise<void> {
   const pool = await WorkerPool.create({ asr: { kind: 'pocketsphinx', maxIdleDecoders: 16, options } });
   console.log(`\n${label}: workers: ${pool.size} (cores: ${os.availableParallelism()}), ${STEP_S} s of audio per stream per step`);
-  console.log('| streams | partials | finals | partial lag p50 ms | p95 ms | max ms | shed episodes | process CPU (cores) |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('| streams | partials | finals | partial lag p50 ms | p95 ms | max ms | shed episodes | process CPU (cores) | CPU ms per s of stream | load avg (1 min) |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   let sustained = 0;
   for (const n of [1, 2, 4, 6, 8, 10, 12, 16, 24]) {
     const r = await step(pool, n);
     const p95 = pct(r.lags, 95);
-    console.log(`| ${n}${n === 1 ? ' (baseline)' : ''} | ${r.partials} | ${r.finals} | ${pct(r.lags, 50).toFixed(0)} | ${p95.toFixed(0)} | ${Math.max(...r.lags).toFixed(0)} | ${r.shed} | ${r.cpu.toFixed(2)} |`);
+    console.log(`| ${n}${n === 1 ? ' (baseline)' : ''} | ${r.partials} | ${r.finals} | ${pct(r.lags, 50).toFixed(0)} | ${p95.toFixed(0)} | ${Math.max(...r.lags).toFixed(0)} | ${r.shed} | ${r.cpu.toFixed(2)} | ${r.cpuMsPerS.toFixed(0)} | ${(os.loadavg()[0] ?? NaN).toFixed(1)} |`);
     if (!(p95 < LAG_LIMIT_MS) || r.shed > 0) break;
     sustained = n;
   }

@@ -10,7 +10,10 @@
  * `--gain`: only Parley's settings, with the VAD's gain control off, on the VAD's input only, and on the
  * recogniser's input too (`VadOptions.gainControl`), on these sets and on far-field versions of them
  * (sox `reverb 60 50 100 100 20 lowpass 4000 gain -30`, pink noise at 20 dB SNR).
- * Run: npm run bench:asr-real   (or node dist/bench/asr-real.js [--gain])
+ * `--heldout`: the 16 kHz server path with today's defaults beside pocketsphinx's own defaults, on the first-turn
+ * benches' report set (held-out TTS voices and flite kal × sentences 7–12, the SpeechBrain clips), with 95 % bootstrap
+ * intervals over clips and the paired difference (see `heldoutRows`).
+ * Run: npm run bench:asr-real   (or node dist/bench/asr-real.js [--gain | --heldout])
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,9 +30,11 @@ import { repoRoot } from '../pipelines/models/repo-root.js';
 import type { GainControlMode } from '../pipelines/audio/vad-options.js';
 import { phoneLine, pinkNoise, sox } from './lib/room-audio.js';
 import { requireDataOrSkip } from './lib/cli.js';
+import { firstTurnStreams } from './lib/first-turn-clips.js';
+import { werCi, type ClipErrors } from './lib/wer-bootstrap.js';
 
 interface Clip { name: string; samples: Float32Array; text: string }
-interface Result { errors: number; words: number; cpuMs: number; audioS: number; perClip: string[] }
+interface Result { errors: number; words: number; cpuMs: number; audioS: number; perClip: string[]; clips: ClipErrors[]; cpuPerClip: number[] }
 
 const CHUNK = 1600; // 100 ms, as a client streams
 
@@ -73,13 +78,15 @@ function cpuMs(from: NodeJS.CpuUsage): number {
 
 function add(r: Result, c: Clip, hyp: string, ms: number): void {
   const e = wordErrors(c.text, hyp);
+  r.clips.push(e);
+  r.cpuPerClip.push(ms);
   r.errors += e.errors;
   r.words += e.words;
   r.cpuMs += ms;
   r.audioS += c.samples.length / 16000;
   r.perClip.push(`${e.errors}/${e.words}`);
 }
-const empty = (): Result => ({ errors: 0, words: 0, cpuMs: 0, audioS: 0, perClip: [] });
+const empty = (): Result => ({ errors: 0, words: 0, cpuMs: 0, audioS: 0, perClip: [], clips: [], cpuPerClip: [] });
 
 /** Whole clip straight into one recogniser turn, in 100 ms chunks. */
 async function asrOnly(asr: StreamingAsr, set: Clip[]): Promise<Result> {
@@ -134,6 +141,7 @@ async function main(): Promise<void> {
   const sb = speechbrain();
   const fx = fixtures();
   if (process.argv.includes('--gain')) return gainRows(sb, fx);
+  if (process.argv.includes('--heldout')) return heldoutRows(fx);
   const sets: [string, Clip[]][] = [
     ['real (speechbrain), 16 kHz', sb], ['real (speechbrain), 8 kHz μ-law', await phone(sb)],
     ['synthetic (flite fixtures), 16 kHz', fx], ['synthetic (flite fixtures), 8 kHz μ-law', await phone(fx)],
@@ -186,4 +194,82 @@ async function gainRows(sb: Clip[], fx: Clip[]): Promise<void> {
     }
   }
   await vad.close();
+}
+
+/**
+ * `--heldout`: each report stream (a voice reading its sentences; the SpeechBrain clips as one stream) through the
+ * server's 16 kHz path as it ships: one recogniser loaded as `asrBackend` loads it (Parley's decoder options, 4
+ * decoders, name spotting on, first-turn priming), a `SpeechPipeline` per stream with the default VAD options
+ * (context, gain control `vad`) and its own recogniser state, each sentence followed by a commit so its finals are
+ * scored against it. No names are given (these sentences name nobody), so the spotting pass never runs. Baselines,
+ * same run and clips: pocketsphinx's library defaults (whole clip, no VAD, no priming, spotting or stream state), on a
+ * fresh decoder per stream (the library's own behaviour for one stream: its cepstral mean carries from turn to turn) and
+ * on one decoder for all streams warmed on a fixture (as the 2026-12-02 rows), and pocketsphinx_continuous with its own
+ * defaults, one process per clip.
+ */
+async function heldoutRows(fx: Clip[]): Promise<void> {
+  const streams = firstTurnStreams(false).map(([id, cs]) => [id, cs.map((c, i) => ({ ...c, name: `${id}#${i}` }))] as const);
+  const all = streams.flatMap(([, cs]) => cs);
+  const vad = await SileroVadModel.load();
+  const server = PocketsphinxAsr.load({ kind: 'pocketsphinx', maxDecoders: 4, nameSpotting: { maxNames: 100 } });
+  const today = empty();
+  for (const [, clips] of streams) {
+    const finals: string[] = [];
+    let stopped = 0;
+    const p = new SpeechPipeline(vad, server, (e) => {
+      if (e.type === 'speech_stopped') stopped++;
+      if (e.type === 'final') finals.push(e.text);
+    });
+    let at = 0;
+    for (const c of clips) {
+      const t0 = process.cpuUsage();
+      const before = finals.length;
+      for (let i = 0; i < c.samples.length; i += CHUNK) await p.process(c.samples.subarray(i, i + CHUNK), at + i);
+      at += c.samples.length;
+      p.commit();
+      for (let n = 0; finals.length < stopped && n < 1000; n++) await new Promise((res) => setImmediate(res));
+      add(today, c, finals.slice(before).join(' '), cpuMs(t0));
+    }
+    p.close();
+  }
+  await server.close();
+  await vad.close();
+  const loadLibrary = (): PocketsphinxAsr =>
+    PocketsphinxAsr.load({ kind: 'pocketsphinx', options: POCKETSPHINX_LIBRARY_OPTIONS, maxDecoders: 1, nameSpotting: false, primeFirstTurn: false });
+  const perStream = empty();
+  for (const [, clips] of streams) {
+    const asr = loadLibrary();
+    const r = await asrOnly(asr, clips);
+    for (const k of ['clips', 'cpuPerClip', 'perClip'] as const) (perStream[k] as unknown[]).push(...r[k]);
+    await asr.close();
+  }
+  const library = loadLibrary();
+  await asrOnly(library, fx.slice(0, 1));
+  const lib = await asrOnly(library, all);
+  await library.close();
+  const rows: [string, Result][] = [
+    ['Parley today: VAD (context, AGC `vad`) + pocketsphinx -ds 2 -maxhmmpf 3000, spotting, priming, per-stream state', today],
+    ['baseline: pocketsphinx library defaults (-ds 1 -maxhmmpf 30000), whole clip, no VAD, fresh decoder per stream', perStream],
+    ['baseline: the same, one decoder for all streams warmed on a fixture (as 2026-12-02)', lib],
+    ['baseline: pocketsphinx_continuous CLI, its defaults and segmentation', cli(all)],
+  ];
+  const pct = (ci: { mean: number; lo: number; hi: number }): string =>
+    `${(100 * ci.mean).toFixed(1)} [${(100 * ci.lo).toFixed(1)}, ${(100 * ci.hi).toFixed(1)}]`;
+  const subsets: [string, (name: string) => boolean][] = [
+    ['TTS held-out (slt, ked, flite kal × 7–12)', (n) => !n.startsWith('speechbrain')],
+    ['TTS slt, ked × 7–12 (the 2026-12-02 set)', (n) => !n.startsWith('speechbrain') && !n.startsWith('flite-kal')], ['SpeechBrain real', (n) => n.startsWith('speechbrain')],
+    ['all', () => true],
+  ];
+  console.log('| set | recogniser | word errors / words | WER % [95 % CI over clips] | today − this, points [95 % CI] | CPU ms per s of audio |');
+  console.log('|---|---|---|---|---|---|');
+  for (const [setName, keep] of subsets) {
+    const idx = all.map((c, i) => (keep(c.name) ? i : -1)).filter((i) => i >= 0);
+    const pick = (r: Result): ClipErrors[] => idx.map((i) => r.clips[i]!);
+    for (const [who, r] of rows) {
+      const e = pick(r);
+      const cpu = idx.reduce((a, i) => a + (r.cpuPerClip[i] ?? 0), 0) / idx.reduce((a, i) => a + all[i]!.samples.length / 16000, 0);
+      console.log(`| ${setName} | ${who} | ${e.reduce((a, x) => a + x.errors, 0)}/${e.reduce((a, x) => a + x.words, 0)} | ${pct(werCi(e))} | ${r === today ? '–' : pct(werCi(pick(today), e))} | ${cpu.toFixed(0)} |`);
+    }
+  }
+  for (const [who, r] of rows) console.log(`per clip, ${who}: ${all.map((c, i) => `${c.name} ${r.perClip[i]}`).join(', ')}`);
 }
