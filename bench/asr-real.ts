@@ -27,6 +27,7 @@ import { SileroVadModel, type SileroFeed } from '../pipelines/audio/silero-vad-m
 import { SpeechPipeline } from '../pipelines/audio/speech-pipeline.js';
 import { encodeWav, readWav } from '../pipelines/audio/wav.js';
 import { repoRoot } from '../pipelines/models/repo-root.js';
+import { hasTts } from '../pipelines/speaker/eval-corpus.js';
 import type { GainControlMode } from '../pipelines/audio/vad-options.js';
 import { phoneLine, pinkNoise, sox } from './lib/room-audio.js';
 import { requireDataOrSkip } from './lib/cli.js';
@@ -208,6 +209,10 @@ async function gainRows(sb: Clip[], fx: Clip[]): Promise<void> {
  * defaults, one process per clip.
  */
 async function heldoutRows(fx: Clip[]): Promise<void> {
+  if (!hasTts()) {
+    console.log('asr-real --heldout: skipped, flite / festival / sox are not installed');
+    return;
+  }
   const streams = firstTurnStreams(false).map(([id, cs]) => [id, cs.map((c, i) => ({ ...c, name: `${id}#${i}` }))] as const);
   const all = streams.flatMap(([, cs]) => cs);
   const vad = await SileroVadModel.load();
@@ -264,6 +269,7 @@ async function heldoutRows(fx: Clip[]): Promise<void> {
   console.log('|---|---|---|---|---|---|');
   for (const [setName, keep] of subsets) {
     const idx = all.map((c, i) => (keep(c.name) ? i : -1)).filter((i) => i >= 0);
+    if (idx.length === 0) continue; // the SpeechBrain clips are absent without the shared data
     const pick = (r: Result): ClipErrors[] => idx.map((i) => r.clips[i]!);
     for (const [who, r] of rows) {
       const e = pick(r);
