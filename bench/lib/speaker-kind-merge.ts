@@ -9,6 +9,7 @@
  * store as the default merge's do.
  */
 import type { SessionId } from '../../pipelines/speaker/session-clustering.js';
+import { meetingLike } from '../../pipelines/speaker/small-id-absorption.js';
 
 /** The kind merge: the stay-rate cut of a meeting-like session and the linkage threshold on the merge prints. */
 export interface KindMerge {
@@ -16,11 +17,6 @@ export interface KindMerge {
   minStayRate: number;
   /** The average-linkage cosine threshold of the merge on the merge prints. */
   linkageTau: number;
-}
-
-/** Whether a session whose tracker counted `stays` of `transitions` is meeting-like at `minStayRate`. */
-export function meetingLike(stays: number, transitions: number, minStayRate: number): boolean {
-  return transitions > 0 && stays / transitions >= minStayRate;
 }
 
 /** Check a kind merge: a stay-rate cut in [0, 1], a cosine linkage threshold. */

@@ -7,8 +7,7 @@
  * meeting-like session (rate at least the cut), the base run's otherwise. Ids are kept apart by run (`base:` /
  * `fused:`), so a speaker attributed by one run in one session and by the other in another counts as two ids.
  */
-import { ParleyError } from '../../graph/core/errors.js';
-import { meetingLike } from './speaker-kind-merge.js';
+import { meetingLike } from '../../pipelines/speaker/small-id-absorption.js';
 import { tallySum, type Attribution, type MergeTally, type SessionEnd } from './speaker-sessions.js';
 
 /** One run of sessions as `runSessions` returns it (the parts this choice reads). */
@@ -17,15 +16,13 @@ export interface SessionsRun {
   sessions: readonly SessionEnd[];
 }
 
-export { meetingLike } from './speaker-kind-merge.js';
-
 /**
  * The attributions each session ends with when the base run's stay rate picks the run (see the file's header), the
  * merge tallies of the picked sessions summed, and how many sessions took the fused run.
  */
 export function switchByKind(base: SessionsRun, fused: SessionsRun, minStayRate: number): { attributions: Attribution[]; merges: MergeTally; fusedSessions: number } {
-  if (!(minStayRate >= 0 && minStayRate <= 1)) throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `stay-rate cut must be in [0, 1], not ${minStayRate}`);
-  if (base.sessions.length !== fused.sessions.length) throw new ParleyError('PARLEY_ERR_BAD_REQUEST', 'the two runs must cover the same sessions');
+  if (!(minStayRate >= 0 && minStayRate <= 1)) throw new RangeError(`stay-rate cut must be in [0, 1], not ${minStayRate}`);
+  if (base.sessions.length !== fused.sessions.length) throw new RangeError('the two runs must cover the same sessions');
   const picks = base.sessions.map((s) => meetingLike(s.stays, s.transitions, minStayRate));
   const attributions: Attribution[] = [];
   for (const [run, label, fromFused] of [[base, 'base', false], [fused, 'fused', true]] as const) {

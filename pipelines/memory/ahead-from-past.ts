@@ -3,6 +3,7 @@
  * laptop by Tuesday", "she was going to call on Friday") still names a day to come. A past verb beside them ("promised")
  * tells when it was said, not when it is to happen, so a date in such a clause lies ahead (rules 39).
  */
+import { WEEKDAY_NAME } from './months.js';
 
 /**
  * The future in the past ("would", "was going to", "were gonna"; not "would have", a past that did not happen), a verb
@@ -13,7 +14,7 @@ export const AHEAD_FROM_PAST = new RegExp([
   String.raw`\bwould(?!\s+(?:have|['’]ve)\b|n['’]t\s+have\b)`,
   String.raw`\b(?:was|were)\s+(?:going\s+to|gonna|due\s+to|about\s+to|supposed\s+to|meant\s+to)\b`,
   String.raw`\b(?:promised|swore|vowed|pledged)\b|\b(?:agreed|offered|planned|intended|arranged)\s+to\b`,
-  String.raw`\bby\s+(?:(?:next|this|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|the\s+\d{1,2}(?:st|nd|rd|th))\b`,
+  String.raw`\bby\s+(?:(?:next|this|coming)\s+)?(?:${WEEKDAY_NAME}|tomorrow|the\s+\d{1,2}(?:st|nd|rd|th))\b`,
 ].join('|'), 'i');
 
 /** True when `text` looks ahead from a past moment (`AHEAD_FROM_PAST`): a date it names is to come. */

@@ -9,6 +9,7 @@ import { defaultWordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, SERVICE_PEOPLE, namedClauseShape, reportsEvent } from './grammar.js';
 import { findDates } from './relative-date.js';
 import { toldAsPast } from './told-tense.js';
+import { WEEKDAY_NAME } from './months.js';
 
 /** A first-person plan at a clause start: "I'll", "I need to", "we're going to". */
 const PLAN_START = String.raw`(?:I|we)(?:['’]ll|\s+will|\s+(?:need|have|want|plan)\s+to|\s+(?:have|['’]ve)\s+got\s+to|\s+must|\s+should|(?:['’]m|\s+am|['’]re|\s+are)\s+going\s+to)\b`;
@@ -30,7 +31,7 @@ const ACT_DONE_OPENING = /^\s*(?:(?:well|so|and|actually|oh),?\s+)*(?:since|beca
 /** The plan's own words before its action: "I'll", "I need to", "we're going to". */
 const PLAN_PREFIX = new RegExp(String.raw`^(?:(?:well|so|ok|okay|actually|and|then),?\s+)*${PLAN_START}\s+`, 'i');
 /** Words that date or size an action: no antecedent of "it". */
-const NOT_THINGS = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|yesterday|morning|afternoon|evening|night|week|weekend|month|year|time|day|moment|minute|hour|lot|bit|thing|way)$/i;
+const NOT_THINGS = new RegExp(String.raw`^(?:${WEEKDAY_NAME}|today|tomorrow|tonight|yesterday|morning|afternoon|evening|night|week|weekend|month|year|time|day|moment|minute|hour|lot|bit|thing|way)$`, 'i');
 
 interface Tok { word: string; pos: string; lemma: string; space: string }
 

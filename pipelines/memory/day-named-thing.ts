@@ -7,8 +7,11 @@
 import type { Wink } from '../wink.js';
 import { givenNamePrevalence } from '../speaker/given-names.js';
 import { isApposedName } from './relation-apposition.js';
+import { WEEKDAY_NAME } from './months.js';
 
-const WEEKDAY = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/i;
+const WEEKDAY = new RegExp(`^${WEEKDAY_NAME}$`, 'i');
+/** A weekday's name anywhere in a text. */
+const WEEKDAY_WORD = new RegExp(String.raw`\b${WEEKDAY_NAME}\b`, 'i');
 const PART_OF_DAY = /^(?:morning|afternoon|evening|night)$/i;
 /** What may name the thing: a possessive or "the" ("this Friday's…" and "next Friday's…" say which week: left as said). */
 const OWNER = /^(?:my|our|your|his|her|their|the)$/i;
@@ -61,7 +64,7 @@ function afterQualifier(toks: readonly Tok[], end: number): number {
  * → "the class in watercolour on Saturday"); unchanged where no thing follows the day ("My Sunday was great").
  */
 export function withDayAfterThing(nlp: Wink, text: string): string {
-  if (!/\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/i.test(text)) return text;
+  if (!WEEKDAY_WORD.test(text)) return text;
   const t = nlp.readDoc(text).tokens();
   const words = t.out();
   const pos = t.out(nlp.its.pos);

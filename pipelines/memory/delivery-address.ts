@@ -5,6 +5,7 @@
  */
 import { addressAs } from './address.js';
 import { STATED_OPENING, statedOwner, type StatedOwner } from './stated-owner.js';
+import { WEEKDAY_NAME } from './months.js';
 
 /** An address a speaker states for themselves or their listener. */
 export interface StatedAddress {
@@ -26,7 +27,7 @@ const STATED = new RegExp(STATED_OPENING + String.raw`(?:(?:new|updated|correct|
 /** "deliver it to …", "send the parcel to …", "ship them to …". */
 const SEND_TO = /^(?:deliver|send|ship|post|bring|redirect)\b.*?\bto\s+(.+)$/i;
 /** What follows an address and is no part of it: "instead of Park Road", "rather than…", "by Friday", "please". */
-const AFTER = /\s*(?:[,;]\s*|\s+)(?:instead\b|rather\s+than\b|not\s+(?:to\s+)?\d|by\s+|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|please\b|tomorrow\b|today\b|next\s+\w+|this\s+\w+).*$/i;
+const AFTER = new RegExp(String.raw`\s*(?:[,;]\s*|\s+)(?:instead\b|rather\s+than\b|not\s+(?:to\s+)?\d|by\s+|on\s+${WEEKDAY_NAME}\b|please\b|tomorrow\b|today\b|next\s+\w+|this\s+\w+).*$`, 'i');
 
 /** The address as said, its trailing punctuation and what follows it off; null when it does not read as one. */
 function addressPart(said: string): string | null {

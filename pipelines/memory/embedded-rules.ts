@@ -21,7 +21,7 @@ import { DELIVERY_SLOT, deliveryTo } from './delivery-address.js';
 import { homeAddress } from './home-address.js';
 import { isCalendarWord } from '../speaker/calendar-words.js';
 import { RELATION_ROLES, isApposedName, isDaySaid } from './relation-apposition.js';
-import { MONTH_NAME } from './months.js';
+import { MONTH_NAME, WEEKDAY_NAME } from './months.js';
 
 /** One sentence and who is speaking to whom. */
 export interface RuleContext {
@@ -453,7 +453,7 @@ const SMALL_TALK = [
   // after a pleasantry too, with a time of any reach ("Glad to hear it, see you next month", "Great, see you in January"; rules 76).
   new RegExp(String.raw`^(?:(?:no problem|no worries|thanks|thank you|great|perfect|lovely|brilliant|ok|okay|right|alright|cheers|bye|${GLAD})[,!.]?\s+)*`
     + String.raw`see you(?:\s+(?:then|soon|later|tomorrow|tonight|there|(?:next|this)\s+(?:week|weekend|month|year|time)|in\s+(?:${MONTH_WORD}|a\s+(?:few\s+)?(?:days?|weeks?|months?)|(?:two|three|a\s+couple\s+of)\s+(?:days|weeks|months))|`
-    + String.raw`(?:on\s+)?the\s+\d{1,2}(?:st|nd|rd|th)|on\s+\w+|(?:mon|tues|wednes|thurs|fri|satur|sun)day)(?:\s+(?:morning|afternoon|evening|night|then))?)?\s*[.!]?$`, 'i'),
+    + String.raw`(?:on\s+)?the\s+\d{1,2}(?:st|nd|rd|th)|on\s+\w+|${WEEKDAY_NAME})(?:\s+(?:morning|afternoon|evening|night|then))?)?\s*[.!]?$`, 'i'),
   // Running the meeting itself: "Morning all, let's keep it quick today", "Right, let's get started".
   /^(?:(?:(?:good\s+)?(?:morning|afternoon|evening)|hi|hello|hey|okay|ok|right|alright|so)(?:\s+(?:all|everyone|everybody|folks|team|guys))?[,!.]?\s+)?let['’]?s\s+(?:keep\s+(?:it|this)\s+(?:quick|short|brief)|get\s+(?:started|going)|start|begin|crack\s+on|wrap\s+(?:it|this)\s+up)(?:\s+(?:today|now|then|please))?\s*[.!]?$/i,
 ];

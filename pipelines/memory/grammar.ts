@@ -2,7 +2,7 @@
 import type { WinkMethods } from 'wink-nlp';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 import { NOT_BEFORE_SUBJECT_YOU, thirdPerson } from './pronouns.js';
-import { MONTH_NAME } from './months.js';
+import { MONTH_NAME, WEEKDAY_NAME } from './months.js';
 
 /** Verbs whose past tense is spelled like the base form: left alone ("I hurt my back" is past). */
 const SAME_PAST = new Set(['hurt', 'put', 'cut', 'set', 'let', 'hit', 'read', 'quit', 'cost', 'shut', 'spread',
@@ -160,7 +160,7 @@ export function withoutEventLead(text: string): string {
 }
 
 /** A time said before the subject ("Since yesterday the car makes…", "This morning the van broke down"). */
-const EVENT_TIME_LEAD = /^(?:(?:since|from|until|as of)\s+(?:yesterday|today|this morning|last\s+\w+|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|(?:yesterday|today|tonight|this|last)(?:\s+(?:morning|afternoon|evening|night|week))?)\b,?\s+(?=\S)/i;
+const EVENT_TIME_LEAD = new RegExp(String.raw`^(?:(?:since|from|until|as of)\s+(?:yesterday|today|this morning|last\s+\w+|${WEEKDAY_NAME})|(?:yesterday|today|tonight|this|last)(?:\s+(?:morning|afternoon|evening|night|week))?)\b,?\s+(?=\S)`, 'i');
 /** Possessives that open a subject told of someone else ("His reading has slipped", "Your mum called"). */
 const OTHERS_POSSESSIVE = /^(?:his|her|their|its|your)$/i;
 
@@ -241,7 +241,7 @@ export const DOCTOR_TRADES = new Set(['doctor', 'dentist', 'gp', 'physio', 'phys
   'surgeon', 'orthodontist', 'dermatologist', 'paediatrician', 'pediatrician', 'hygienist', 'consultant', 'specialist', 'chiropractor',
   'podiatrist', 'psychiatrist', 'psychologist', 'gynaecologist', 'gynecologist', 'cardiologist', 'osteopath']);
 /** Days and times the tagger may read as a name at the start of a sentence ("Yesterday was great"). */
-const TIME_WORD = new RegExp(`^(?:yesterday|today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|${MONTH_NAME})$`);
+const TIME_WORD = new RegExp(`^(?:yesterday|today|tonight|tomorrow|${WEEKDAY_NAME}|${MONTH_NAME})$`);
 /** Words before a subject that leave it the subject ("so my sister…", "anyway, our neighbours…"). */
 const LEAD_WORDS = /^(?:(?:well|so|oh|and|but|anyway|actually|apparently|guess what|fun fact)\b[\s,]*)*/i;
 

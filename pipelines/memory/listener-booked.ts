@@ -5,7 +5,7 @@
  * receptionist's act ("Jo has booked Ana in…", and a day read as past).
  */
 import { PAST_TIME } from './spoken-clauses.js';
-import { MONTH_NAME, MONTH_SHORT } from './months.js';
+import { MONTH_NAME, MONTH_SHORT, WEEKDAY_NAME } from './months.js';
 
 /**
  * The speaker's booking of the listener: "I booked you", "I've (just) booked you", "I have now booked you", "I've got you
@@ -21,7 +21,7 @@ const ALL_SET = /\byou(?:['’]re|\s+are)\s+all\s+set\s+for\b/i;
  * "You're all set for tonight, the car is outside" is someone made ready: no booking; "all set for tomorrow / today",
  * "for tonight's show" book that day (rules 105). A month is read as months.ts says it (rules 107: "Dec 14", "Sept 12").
  */
-const BOOKED_THING = new RegExp(String.raw`\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow)\b|\btonight['’]s\s+\p{L}|\bthe\s+\d{1,2}(?:st|nd|rd|th)\b|\b(?:${MONTH_NAME}|${MONTH_SHORT})\.?\s+\d|\bat\s+\d|\d(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)|\bwith\s+\p{Lu}|\bfor\s+(?:a|an|the|your|my|two|three|four)\s+\p{L}`, 'iu');
+const BOOKED_THING = new RegExp(String.raw`\b${WEEKDAY_NAME}\b|\b(?:today|tomorrow)\b|\btonight['’]s\s+\p{L}|\bthe\s+\d{1,2}(?:st|nd|rd|th)\b|\b(?:${MONTH_NAME}|${MONTH_SHORT})\.?\s+\d|\bat\s+\d|\d(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)|\bwith\s+\p{Lu}|\bfor\s+(?:a|an|the|your|my|two|three|four)\s+\p{L}`, 'iu');
 /**
  * A booking told with a time behind ("last week", "yesterday", "last time") or as a mistake ("for the wrong day"): the
  * speaker's past act, no booking that stands (rules 98). Not a possessive ("last week's appointment"; rules 105).

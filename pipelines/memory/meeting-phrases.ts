@@ -4,13 +4,14 @@
  * ("Ana, Chidi, Dana and Ben plan to go through action items"); "About the budget, I changed my mind" is "I changed my
  * mind about the budget".
  */
+import { WEEKDAY_NAME } from './months.js';
 
 /** An interjection or acknowledgement that opens or joins the rest. */
 const INTERJECTION = String.raw`(?:hmm+|hm+|mm+|oh|ah|wow|well|so|ok|okay|alright|all right|right|yeah|yes|great|good|cool|perfect|and)`;
 /** The room as one says it to them. */
 const ROOM = String.raw`(?:everyone|everybody|all|you all|all of you|guys|folks|team|people)`;
 /** When one sees a room again. */
-const AGAIN = String.raw`(?:next (?:week|time|month|meeting)|tomorrow|soon|later|then|around|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))`;
+const AGAIN = String.raw`(?:next (?:week|time|month|meeting)|tomorrow|soon|later|then|around|on ${WEEKDAY_NAME})`;
 /** What a meeting goes through: its own items, not a subject of its own ("let's review the budget" stays). */
 const MEETING_ITEMS = String.raw`(?:(?:the|our|today['’]s|this week['’]s|last week['’]s)\s+)?(?:action items|agenda|next (?:item|point|topic)|updates|notes|minutes|items|points|list|status)`;
 /** A meeting's step: "let's get started", "let's go through the action items", "let's wrap up". */

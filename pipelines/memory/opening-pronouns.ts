@@ -8,14 +8,14 @@
 import type { WinkMethods } from 'wink-nlp';
 import { PEOPLE } from './grammar.js';
 import { pronounGender, type Gender } from './pronoun-gender.js';
-import { MONTH_NAME } from './months.js';
+import { MONTH_NAME, WEEKDAY_NAME } from './months.js';
 
 /** A person pronoun opening a fact: a subject or object ("he", "them") or a possessive ("her", "their"). */
 const PERSON_PRONOUN = /^(he|she|they|him|them|his|her|their)\b/i;
 /** "It was great", "That's so nice,": a judgement of what was just said, alone or before a clause of its own. */
 const JUDGEMENT = /^(?:it|this|that)(?:['’]s|\s+(?:is|was|has\s+been|had\s+been))\s+(?:(?:so|really|very|pretty|quite|just|absolutely|totally)\s+)*([\p{L}-]+)\s*(?:,\s*(?:and\s+|but\s+|so\s+)?|$)/iu;
 /** Words that are no one's name though capitalised or after a kin word ("my brother was…"); "I'm" is none (text6: "I'm's full of potholes"). */
-const NO_NAME = new RegExp(String.raw`^(?:i(?:['’](?:m|ve|ll|d))?|yesterday|today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|${MONTH_NAME}|christmas|easter)$`, 'i');
+const NO_NAME = new RegExp(String.raw`^(?:i(?:['’](?:m|ve|ll|d))?|yesterday|today|tonight|tomorrow|${WEEKDAY_NAME}|${MONTH_NAME}|christmas|easter)$`, 'i');
 
 function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);

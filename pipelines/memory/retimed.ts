@@ -9,10 +9,10 @@ import type { Fact } from '../../graph/memory-store.js';
 import { bareHour, bareHourSaid, eveningOuting, hourInstead, spokenClock, type HourInstead } from './clock-time.js';
 import { spokenDate } from './date-text.js';
 import { eveningBooked } from './plan-object.js';
-import { MONTH_SAID } from './months.js';
+import { MONTH_SAID, WEEKDAY_NAME } from './months.js';
 
 /** A day or date as said: a weekday, "tomorrow", "the weekend", "the 12th", a month's day. */
-const DAY = String.raw`(?:(?:next|this|the)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|weekend|`
+const DAY = String.raw`(?:(?:next|this|the)\s+)?(?:${WEEKDAY_NAME}|tomorrow|tonight|weekend|`
   + String.raw`(?:the\s+)?\d{1,2}(?:st|nd|rd|th)|(?:${MONTH_SAID})\.?\s+\d{1,2}(?:st|nd|rd|th)?)`;
 
 /** Words that say the plan changed ("change of plan", "plans have changed", "new plan"). */

@@ -7,7 +7,7 @@ import * as chrono from 'chrono-node';
 import { DAY_MS } from '../../graph/core/time.js';
 import { monthAheadYear } from './month-ahead.js';
 import { NUMBER_WORDS } from '../../graph/spoken-digits.js';
-import { MONTH_NAME } from './months.js';
+import { MONTH_NAME, WEEKDAY_NAME } from './months.js';
 
 /** The number words a span is counted by, "one" to "twelve" (their numbers: the one table, `NUMBER_WORDS`). */
 const COUNT_WORDS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'] as const;
@@ -79,7 +79,7 @@ export function nextMonday(ms: number): number {
 /** A month's name in full. */
 const MONTH = `(?:${MONTH_NAME})`;
 const AHEAD = new RegExp(String.raw`\b(?:from|starting)\s+\S[^,.;!?]*|\bnext\s+(?:week|month)\b|\b(?:in|this|next)\s+${MONTH}\b`
-  + String.raw`|\bon\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\btomorrow\b`, 'i');
+  + String.raw`|\bon\s+${WEEKDAY_NAME}\b|\btomorrow\b`, 'i');
 
 /**
  * The start ahead `text` names (`AHEAD`, "for …" after it left out), read forward from `refMs` with chrono: its first day

@@ -8,10 +8,9 @@
  * written with punctuation inside (the writer's own cuts stand).
  */
 import { hasVerb } from './told-tense.js';
-import { MONTH_NAME } from './months.js';
+import { MONTH_NAME, WEEKDAY_NAME } from './months.js';
 
-const DAY = String.raw`monday|tuesday|wednesday|thursday|friday|saturday|sunday`;
-const PERIOD = String.raw`week|month|year|night|weekend|summer|winter|spring|autumn|fall|term|${DAY}`;
+const PERIOD = String.raw`week|month|year|night|weekend|summer|winter|spring|autumn|fall|term|${WEEKDAY_NAME}`;
 const COUNT = String.raw`a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|\d+`;
 
 /** A time phrase told of the past ("yesterday", "last week", "two days ago", "this morning"). */
@@ -21,7 +20,7 @@ const FUTURE_TIME = String.raw`tomorrow(?:\s+(?:morning|afternoon|evening|night)
 /** A time phrase told of now. */
 const NOW_TIME = String.raw`now|right\s+now|these\s+days|at\s+the\s+moment|nowadays|today|this\s+(?:week|month|year|evening)`;
 /** A time phrase that names a day or month and so tells no tense of its own. */
-const DATED = String.raw`on\s+(?:${DAY})|in\s+(?:${MONTH_NAME})|on\s+the\s+\d+(?:st|nd|rd|th)`;
+const DATED = String.raw`on\s+${WEEKDAY_NAME}|in\s+(?:${MONTH_NAME})|on\s+the\s+\d+(?:st|nd|rd|th)`;
 
 const TIME_AT_END = new RegExp(String.raw`(?:^|\s)(${PAST_TIME}|${FUTURE_TIME}|${NOW_TIME}|${DATED})$`, 'i');
 const PAST_ONLY = new RegExp(String.raw`^(?:${PAST_TIME})$`, 'i');

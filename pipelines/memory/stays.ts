@@ -1,7 +1,7 @@
 import { resolvePronouns, type Perspective } from './pronouns.js';
 import { COUNT, UNTIL } from './spans.js';
 import { staySpan } from './stay-span.js';
-import { CAPITALISED_MONTH_NAME, MONTH_NAME } from './months.js';
+import { CAPITALISED_MONTH_NAME, MONTH_NAME, WEEKDAY_NAME } from './months.js';
 
 /**
  * Stays: where a person is for a time ("I'm staying in Madrid for two weeks", "I'll be in Berlin until the 20th",
@@ -56,7 +56,7 @@ const END_SAID = new RegExp(String.raw`\bfor\s+(?:the\s+)?(?:next\s+)?${COUNTED_
  * A start ahead named ("from Monday", "next week", "tomorrow", "on Friday", "in January"; not "until next month"): a stay
  * to come, a plan, not where the person is now.
  */
-const STARTS_AHEAD = new RegExp(String.raw`(?<!\b${UNTIL}\s+(?:the\s+end\s+of\s+)?)\b(?:from\s+\S|starting\s+\S|tomorrow|next\s+(?:week|weekend|month|year)|on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|in\s+(?:${MONTH_NAME}))`, 'i');
+const STARTS_AHEAD = new RegExp(String.raw`(?<!\b${UNTIL}\s+(?:the\s+end\s+of\s+)?)\b(?:from\s+\S|starting\s+\S|tomorrow|next\s+(?:week|weekend|month|year)|on\s+${WEEKDAY_NAME}|in\s+(?:${MONTH_NAME}))`, 'i');
 
 /** A stay a sentence tells: the place, and with or at whom the person stays ("with my grandmother") or whom they visit ("my parents"), as said. */
 export interface Stay {

@@ -11,7 +11,7 @@ import { holdsAJob, likeableThing, type LikedBy } from './kinds.js';
 import { DONE, GONE, PLAYED } from './standing-slots.js';
 import { withoutTurnedDown } from './rejected-alternative.js';
 import { STAY_SLOT } from './stays.js';
-import { MONTH_NAME } from './months.js';
+import { MONTH_NAME, WEEKDAY_NAME } from './months.js';
 
 /**
  * Slots whose values interrupt the lasting value of another slot, by that slot: a stay (`staying_in`) interrupts the
@@ -191,7 +191,7 @@ export function preferenceForATime(sentence: string): string | null {
 }
 
 /** What one is back on or to that is no liking: a time ("back on Monday"), a place or a state ("back to work", "on track"). */
-const NOT_A_LIKING = new RegExp(String.raw`^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|${MONTH_NAME}|tomorrow|tonight|today|next|the\s+(?:\d|first|second|third|weekend|office)|\d|work|school|uni|college|home|normal|track|form|duty|my\s+feet|square\s+one|it|that|this|them|him|her)\b`, 'i');
+const NOT_A_LIKING = new RegExp(String.raw`^(?:${WEEKDAY_NAME}|${MONTH_NAME}|tomorrow|tonight|today|next|the\s+(?:\d|first|second|third|weekend|office)|\d|work|school|uni|college|home|normal|track|form|duty|my\s+feet|square\s+one|it|that|this|them|him|her)\b`, 'i');
 
 /** "I'm back on …", "I've gone back to …", "I'm drinking … again": a lasting liking said again after a for-now one. */
 const SAID_AGAIN: ReadonlyArray<RegExp> = [

@@ -7,6 +7,7 @@
 import { terms } from '../../graph/lexical-terms.js';
 import { DOCTOR_TRADES } from './grammar.js';
 import { findDates } from './relative-date.js';
+import { WEEKDAY_NAME } from './months.js';
 
 /** What a change names: the thing changed, the value it had (null: not said) and the value it has now. */
 export interface ValueChange {
@@ -136,7 +137,7 @@ function denied(content: string, at: number): boolean {
 }
 
 /** Weekdays and months: a day written out ("Tuesday 10 November 2026") is matched and replaced whole. */
-const DAY_WORD = /^(?:mon|tues|wednes|thurs|fri|satur|sun)day$/i;
+const DAY_WORD = new RegExp(`^${WEEKDAY_NAME}$`, 'i');
 
 /** Any instant: the dates a stored fact holds are written out ("Friday 4 December 2026"), so none is read from it. */
 const SOME_TIME = '2026-01-01T00:00:00.000Z';

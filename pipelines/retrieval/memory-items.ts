@@ -6,6 +6,7 @@ import type { MemoryItem } from '../../graph/core/events.js';
 import { UNNAMED } from '../memory/extractor.js';
 import { findDates } from '../memory/relative-date.js';
 import { toldJustDone } from '../memory/told-tense.js';
+import { WEEKDAY_NAME } from '../memory/months.js';
 
 export { NameResolver };
 
@@ -30,7 +31,7 @@ export function namedDate(text: string, said: string): string | null {
 }
 
 /** Words without which no date is named. */
-const DATE_WORD = /\b(?:yesterday|today|tonight|tomorrow|ago|last|next|this|weekend|weeks?|months?|years?|(?:mon|tues|wednes|thurs|fri|satur|sun)day|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d{4}|\d{1,2}\/\d{1,2}|the\s+\d{1,2}(?:st|nd|rd|th))\b/i;
+const DATE_WORD = new RegExp(String.raw`\b(?:yesterday|today|tonight|tomorrow|ago|last|next|this|weekend|weeks?|months?|years?|${WEEKDAY_NAME}|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d{4}|\d{1,2}\/\d{1,2}|the\s+\d{1,2}(?:st|nd|rd|th))\b`, 'i');
 
 /**
  * An interaction-layer item. A turn holds from when it was said; `closedAt` (when every fact it

@@ -28,7 +28,15 @@ export interface SmallIdAbsorption {
 export function absorptionFor(absorb: SmallIdAbsorption | null | undefined, stays: number, transitions: number): SmallIdAbsorption | null {
   if (!absorb) return null;
   if (absorb.minStayRate == null) return absorb;
-  return transitions > 0 && stays / transitions >= absorb.minStayRate ? absorb : null;
+  return meetingLike(stays, transitions, absorb.minStayRate) ? absorb : null;
+}
+
+/**
+ * A meeting-like session: its tracker's turn-to-turn transitions stayed with the same id (`stays` of `transitions`) at
+ * least `minStayRate` of the time, as when one voice holds the floor; a session without transitions is not.
+ */
+export function meetingLike(stays: number, transitions: number, minStayRate: number): boolean {
+  return transitions > 0 && stays / transitions >= minStayRate;
 }
 
 /** Check an absorption setting: a positive finite `maxSeconds`, a cosine `minLinkage`. */

@@ -6,7 +6,7 @@
 import { givenNamePrevalence } from './given-names.js';
 import { capitalise, isMixedCase, nameAt, tokens } from './name-tokens.js';
 import { labelIsAlsoWord } from './name-words.js';
-import { MONTH_NAME } from '../memory/months.js';
+import { MONTH_NAME, WEEKDAY_NAME } from '../memory/months.js';
 
 const OPENERS = new Set(['hi', 'hey', 'hello', 'thanks', 'thank', 'ok', 'okay', 'so', 'well', 'yes', 'no', 'sorry', 'right', 'morning', 'bye', 'goodbye', 'cheers']);
 /** What follows a turn-opening vocative in unpunctuated speech: "ana what do you think", "robert can you…". */
@@ -157,7 +157,7 @@ const CLAUSE_ENDS = new Set(['it', 'that', 'this', 'these', 'those', 'you', 'tom
 /** Words of `CLAUSE_ENDS` that may be determiners, taking a capitalised word after them ("that Madonna", "this April"). */
 const DETERMINERS = new Set(['this', 'that', 'these', 'those']);
 /** Days and months, which close a sentence as when, not whom ("See you Sunday.", "See you June!"). */
-const CALENDAR = new RegExp(`^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|${MONTH_NAME})$`);
+const CALENDAR = new RegExp(`^(?:${WEEKDAY_NAME}|${MONTH_NAME})$`);
 /** A verb "to be" before "it", "that", "you"…: the name after them is asked about, not called ("is it ben", "are you ben"). */
 const COPULAS = new Set(['is', 'was', 'are', 'were', "isn't", "wasn't", "aren't", "weren't", "'s", 'be']);
 

@@ -1,18 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { meetingLike, switchByKind } from '../../bench/lib/speaker-kind-switch.js';
+import { switchByKind } from '../../bench/lib/speaker-kind-switch.js';
 import { emptyTally, runSessions, tallyMinus, tallySum, type Attribution, type SessionEnd } from '../../bench/lib/speaker-sessions.js';
 import { ECAPA_THRESHOLDS } from '../../pipelines/speaker/speaker-thresholds.js';
 
 const at = (speaker: string, id: string, session: number): Attribution => ({ speaker, id, session, seconds: 2 });
 const end = (stays: number, transitions: number, wrongMerges = 0): SessionEnd => ({ stays, transitions, merges: { ...emptyTally(), wrongMerges } });
-
-test('meeting-like: the stay rate at least the cut, never a session without transitions', () => {
-  assert.equal(meetingLike(5, 10, 0.5), true);
-  assert.equal(meetingLike(4, 10, 0.5), false);
-  assert.equal(meetingLike(0, 0, 0), false);
-  assert.equal(meetingLike(0, 3, 0), true);
-});
 
 test('kind switch: each session from the run its base stay rate picks, ids kept apart by run, tallies of the picked sessions', () => {
   const base = {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { absorptionFor, chosenAbsorption, validateAbsorption } from '../../../pipelines/speaker/small-id-absorption.js';
+import { absorptionFor, chosenAbsorption, meetingLike, validateAbsorption } from '../../../pipelines/speaker/small-id-absorption.js';
 import { SpeakerTracker } from '../../../pipelines/speaker/speaker-tracker.js';
 
 describe('small-id absorption settings', () => {
@@ -33,4 +33,11 @@ describe('small-id absorption settings', () => {
     assert.deepEqual(chosenAbsorption('stats-lda-v2'), { maxSeconds: 16, minLinkage: 0.3, minStayRate: 0.5 });
     assert.equal(chosenAbsorption('no-such-embedder'), null);
   });
+});
+
+test('meeting-like: the stay rate at least the cut, never a session without transitions', () => {
+  assert.equal(meetingLike(5, 10, 0.5), true);
+  assert.equal(meetingLike(4, 10, 0.5), false);
+  assert.equal(meetingLike(0, 0, 0), false);
+  assert.equal(meetingLike(0, 3, 0), true);
 });
