@@ -21,6 +21,10 @@
  * paired differences, each embedder's CPU ms per second of audio embedded and the RSS the other embedder adds.
  * Several, comma-separated (`--embedder moonshine-l1,moonshine-l1-v1`: the shipped projection and the previous
  * one), each beside stats-lda-v2 and the first against each later one.
+ *
+ * `--server-default`: instead, the tracker and end-of-session passes as the server runs them with this environment's
+ * speaker settings (none set: the shipped default; bench/lib/speaker-server-default.ts), the decision with EMA
+ * prototypes and the cosine merge (the 2026-12-03 default) and one id per session, with both paired differences.
  */
 import { degrade, FAR_FIELD, PHONE_BAND } from './lib/far-field.js';
 import { cutChunks, embedChunks, MEETING, meetingSessions } from './lib/speaker-meeting.js';
@@ -37,6 +41,7 @@ import { StatsLdaSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-
 import type { SpeakerEmbedder } from '../pipelines/speaker/speaker-embedder.js';
 import { argString } from './lib/cli.js';
 import { jointEmbedders, loadBenchSpeakerEmbedder, type BenchEmbedder } from './lib/speaker-meeting-embedders.js';
+import { serverRunOptions, speakerSettingsOf } from './lib/speaker-server-default.js';
 
 skipWithoutSharedSpeech('speaker-meeting');
 const RUNS = Number(process.env.PARLEY_SPEAKER_RUNS ?? 10);
@@ -58,8 +63,10 @@ let rssPeak = rssLoaded;
 const joint = others.length > 0 ? jointEmbedders([lda, ...others.map((o) => o.embedder)]) : null;
 /** The embedders whose vectors the systems use (index 0: stats-lda-v2), each as the runs see it. */
 const embedders: SpeakerEmbedder[] = joint ? joint.views : [lda];
+const serverDefault = process.argv.includes('--server-default');
+if (serverDefault && others.length > 0) throw new Error('--server-default and --embedder cannot be combined');
 /** Each system: its name, its tracker options (null: one id per session) and the embedder it runs on. */
-const systems: [string, RunOptions | null, number][] = others.length > 0 ? otherSystems(others) : [
+const systems: [string, RunOptions | null, number][] = serverDefault ? serverSystems() : others.length > 0 ? otherSystems(others) : [
   ['decision + calibrated merge + online stay prior', { ...base, decision, mergeCalibrated, stay: rules.stay }, 0],
   ['decision + calibrated merge', { ...base, decision, mergeCalibrated }, 0],
   ['decision + online stay prior (cosine merge)', { ...base, decision, stay: rules.stay }, 0],
@@ -70,7 +77,7 @@ const systems: [string, RunOptions | null, number][] = others.length > 0 ? other
 const MAIN = 3;
 const ONE_ID = 5;
 /** Paired rows: [system a, system b, label]. */
-const deltas: [number, number, string][] = others.length > 0 ? otherDeltas(others.map((o) => o.embedder.modelId)) : [[0, MAIN, 'Δ merge+stay − main'], [1, MAIN, 'Δ merge − main'], [2, MAIN, 'Δ stay − main'], [0, ONE_ID, 'Δ merge+stay − one id']];
+const deltas: [number, number, string][] = serverDefault ? [[0, 2, 'Δ server default − one id'], [0, 1, 'Δ server default − EMA']] : others.length > 0 ? otherDeltas(others.map((o) => o.embedder.modelId)) : [[0, MAIN, 'Δ merge+stay − main'], [1, MAIN, 'Δ merge − main'], [2, MAIN, 'Δ stay − main'], [0, ONE_ID, 'Δ merge+stay − one id']];
 const real = [...loadLibriSpeech(LIBRI_HELDOUT), ...loadSpeechBrain()];
 const conditions = { clean: null, 'phone band': PHONE_BAND, 'far-field': FAR_FIELD } as const;
 console.log(`decision: ${JSON.stringify({ ...decision, chosenOn: undefined })}`);
@@ -123,6 +130,24 @@ if (joint) {
   joint.costs.forEach((c, k) => console.log(`CPU ${embedders[k]!.modelId}: ${(c.ms / c.seconds).toFixed(1)} ms per s of audio embedded (${c.seconds.toFixed(0)} s, one process, wall time of embed)`));
   console.log(`RSS: ${rssBefore.toFixed(0)} MB before loading ${OTHER.join(', ')}, ${rssLoaded.toFixed(0)} MB after (+${(rssLoaded - rssBefore).toFixed(0)}), ${rssPeak.toFixed(0)} MB peak while embedding`);
   for (const o of others) await o.embedder.close?.();
+}
+
+/**
+ * The systems of `--server-default`: the tracker and session passes as the server runs them with this environment's
+ * speaker settings (bench/lib/speaker-server-default.ts; with no `PARLEY_SPEAKER_*` set, what ships), the decision with
+ * EMA prototypes and the cosine merge (the 2026-12-03 "main", the last system whose absolute speech time was printed)
+ * and one id per session.
+ */
+function serverSystems(): [string, RunOptions | null, number][] {
+  const settings = speakerSettingsOf(process.env);
+  if (settings.speakerEmbedder !== 'stats-lda') throw new Error(`--server-default runs stats-lda-v2; PARLEY_SPEAKER_EMBEDDER is ${settings.speakerEmbedder}`);
+  const run = serverRunOptions(settings, lda.modelId);
+  console.log(`server default: ${JSON.stringify({ ...run, decision: run.decision ? 'calibrated' : null, mergeCalibrated: run.mergeCalibrated ? run.mergeCalibrated.threshold : null })}`);
+  return [
+    ['server default', run, 0],
+    ['EMA: decision, cosine merge, fixed stay prior (2026-12-03 main)', { ...base, decision: decision! }, 0],
+    ['baseline: one id per session', null, 0],
+  ];
 }
 
 /**
