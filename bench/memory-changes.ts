@@ -35,6 +35,10 @@
  * bench/data/closures-12.jsonl (64 pairs, ids 1201 on, each naming its person by `self`: outcomes, changes of state,
  * restatements and look-alikes, 21 told by someone else) was written by another author who wrote no rule, held out for
  * the rounds of rules 20–23 (run once: 0.33 either side; its misses were read, so it is development data since).
+ * bench/data/closures-14.jsonl (45 pairs, ids 1401 on, each naming its person by `self`: residence, job, employer,
+ * relationship, diet, plans, preferences, commitments done or cancelled, 15 told by someone else; restatements worded like a
+ * change (KEEP) and look-alikes about someone or something else (ADD)) was written by a helper who read no rule code, held
+ * out: run once on 2425478 (rules 113) beside 644061f (rules 19): 0.24 against 0.22; development data since.
  * The two statements of a pair are a month apart in two sessions, the second stated by the person (to Ben) or reported by Ben to
  * Cy; the person is named by the pair's `self` (default Lena: closures-11's reports name theirs). A pair may carry `others`:
  * more plans of the same person said after the first statement, which the second must leave open.
