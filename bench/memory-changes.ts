@@ -39,6 +39,8 @@
  * relationship, diet, plans, preferences, commitments done or cancelled, 15 told by someone else; restatements worded like a
  * change (KEEP) and look-alikes about someone or something else (ADD)) was written by a helper who read no rule code, held
  * out: run once on 2425478 (rules 113) beside 644061f (rules 19): 0.24 against 0.22; development data since.
+ * bench/data/closures-15.jsonl (50 pairs, ids 1501 on, by a helper (blind8) who read no rule code: 20 UPDATE, 12 DELETE, 10 KEEP,
+ * 8 ADD, 11 told by someone else, some lowercase ASR-style) is held out and has never been run: keep it for one later measurement.
  * The two statements of a pair are a month apart in two sessions, the second stated by the person (to Ben) or reported by Ben to
  * Cy; the person is named by the pair's `self` (default Lena: closures-11's reports name theirs). A pair may carry `others`:
  * more plans of the same person said after the first statement, which the second must leave open.
