@@ -62,22 +62,11 @@
  *   npm run build && node dist/bench/memory-changes.js [--split dev|held-out|all] [--file F] [--held-out] [--baseline DIR]
  *     [--embedder NAME] [--baseline-embedder NAME] [--show]
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pino } from 'pino';
-import type { TextEmbedder } from '../pipelines/embeddings/text-embedder.js';
-import type { MemoryOp } from '../pipelines/memory/consolidate.js';
 import { repoRoot } from '../pipelines/models/repo-root.js';
 import { benchEmbedders } from './lib/bench-embedders.js';
-import { loadBuild, thisBuild, type MemoryBuild } from './lib/memory-build.js';
-
-type Op = 'UPDATE' | 'DELETE' | 'KEEP' | 'ADD';
-interface Said { by: 'self' | 'other'; text: string }
-/** `self`: the person's name (default Lena); the listener is Ben, and Ben reports to Cy when `by` is `other`. */
-interface Pair { id: number; family: string; self?: string; a: Said; others?: Said[]; b: Said; expect: Op }
-interface Result { pair: Pair; got: Op; othersClosed: boolean; split: string }
-
-const OPS: Op[] = ['UPDATE', 'DELETE', 'KEEP', 'ADD'];
+import { loadPairs, OPS, right, runPairs, type Result } from './lib/change-pairs.js';
+import { loadBuild, thisBuild } from './lib/memory-build.js';
 
 function bootstrap(hits: boolean[], rounds = 2000): [number, number] {
   let seed = 7;
@@ -91,53 +80,6 @@ function bootstrap(hits: boolean[], rounds = 2000): [number, number] {
   means.sort((x, y) => x - y);
   return [means[Math.floor(rounds * 0.025)] ?? 0, means[Math.floor(rounds * 0.975)] ?? 0];
 }
-
-/** Every pair through one build's consolidation, each in a tenant of its own. */
-async function runPairs(build: MemoryBuild, embedder: TextEmbedder, pairs: Pair[], heldOut: boolean): Promise<Result[]> {
-  const db = build.openDatabase(':memory:');
-  const graph = new build.SqliteGraphStore(db);
-  const memory = new build.SqliteMemoryStore(db);
-  const ops: MemoryOp[] = [];
-  const handler = build.createConsolidationHandler({
-    graph, memory, vectors: new build.SqliteVectorStore(db), lexical: new build.SqliteLexicalIndex(db), embedder,
-    extractor: new build.EmbeddedExtractor(), onOps: (_t, _s, o) => ops.push(...o), logger: pino({ level: 'silent' }),
-  });
-  const results: Result[] = [];
-  for (const pair of pairs) {
-    const tenant = `c${pair.id}`;
-    const lena = (await graph.createParticipant(tenant, { name: pair.self ?? 'Lena' })).id;
-    const ben = (await graph.createParticipant(tenant, { name: 'Ben' })).id;
-    const cy = (await graph.createParticipant(tenant, { name: 'Cy' })).id;
-    const say = async (session: string, time: string, by: 'self' | 'other', text: string): Promise<string> => {
-      await graph.openSession(tenant, session, time);
-      const [speaker, addressee] = by === 'self' ? [lena, ben] : [ben, cy];
-      const [u] = await graph.addUtterances(tenant, [{ sessionId: session, speakerId: speaker, addresseeIds: [addressee], text,
-        startMs: null, endMs: null, time, confidence: null, audioRef: null }]);
-      await handler({ id: `${tenant}-${u!.id}`, name: 'memory.consolidate', attempt: 1, data: { tenant, sessionId: session, utteranceId: u!.id } },
-        new AbortController().signal);
-      return u!.id;
-    };
-    const aId = await say('s1', '2026-10-01T10:00:00.000Z', pair.a.by, pair.a.text);
-    const otherIds: string[] = [];
-    for (const [i, o] of (pair.others ?? []).entries()) otherIds.push(await say('s1', `2026-10-01T10:0${i + 1}:00.000Z`, o.by, o.text));
-    const before = ops.length;
-    await say('s2', '2026-11-01T10:00:00.000Z', pair.b.by, pair.b.text);
-    const factsOf = async (id: string) => memory.listFacts(tenant, { ids: (await memory.processedFacts(tenant, id)) ?? [], includeHistory: true });
-    const aFacts = await factsOf(aId);
-    const otherFacts = (await Promise.all(otherIds.map(factsOf))).flat();
-    const bOps = ops.slice(before);
-    const closedAs = (fs: typeof aFacts): Op | null => fs.some((f) => f.validTo !== null && f.supersededBy !== null) ? 'UPDATE'
-      : fs.some((f) => f.validTo !== null) ? 'DELETE' : null;
-    const othersClosed = closedAs(otherFacts) !== null;
-    let got: Op = closedAs(aFacts) ?? closedAs(otherFacts) ?? 'ADD';
-    if (got === 'ADD' && bOps.some((o) => o.op === 'KEEP' && aFacts.some((f) => f.id === o.memory_id))) got = 'KEEP';
-    results.push({ pair, got, othersClosed, split: heldOut ? 'held-out' : pair.id % 2 === 1 ? 'dev' : 'held-out' });
-  }
-  db.close();
-  return results;
-}
-
-const right = (r: Result): boolean => r.got === r.pair.expect && !r.othersClosed;
 
 function report(label: string, results: Result[], split: string): void {
   for (const name of ['dev', 'held-out']) {
@@ -196,13 +138,7 @@ async function main(): Promise<void> {
   const file = arg('file') ?? path.join(repoRoot(), 'bench', 'data', 'changes.jsonl');
   const heldOut = process.argv.includes('--held-out');
   const baseline = arg('baseline');
-  const pairs = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Pair);
-  for (const p of pairs) {
-    if (!p.a?.text || !p.b?.text || !OPS.includes(p.expect)) throw new Error(`${file}: pair ${p.id} needs a.text, b.text and expect in ${OPS.join(' / ')}`);
-    if (p.self !== undefined && (typeof p.self !== 'string' || !/^[A-Z]/.test(p.self) || ['Ben', 'Cy'].includes(p.self))) {
-      throw new Error(`${file}: pair ${p.id}: self must be a capitalised name other than Ben and Cy (the listener and the one Ben reports to)`);
-    }
-  }
+  const pairs = loadPairs(file);
   const embedders = benchEmbedders();
   console.log(`text embedder: ${embedders.names.mine} (this build), ${embedders.names.base} (baseline)`);
   const mine = await runPairs(thisBuild, embedders.mine, pairs, heldOut);
