@@ -63,8 +63,18 @@ export function isRelativesName(text: string, index: number, phrase: string): bo
   // "April's party got cancelled": a month owns nothing; one owning a thing is a person's name (rules 113), not after a word a
   // month is said after ("last April's trip").
   if (monthsThing(after) && !MONTH_BEFORE.test(text.slice(0, index))) return true;
-  return RELATION_BEFORE.test(text.slice(0, index)) || (/^\s*$/.test(text.slice(0, index)) && RELATION_AFTER.test(after));
+  return RELATION_BEFORE.test(text.slice(0, index)) || (/^\s*$/.test(text.slice(0, index)) && RELATION_AFTER.test(after))
+    || (CLAUSE_START.test(text.slice(0, index)) && PERSON_DOING.test(after));
 }
+
+/** Where a clause's subject starts: the text's start, or after a stop, a comma or a joining word. */
+const CLAUSE_START = /(?:^|[.;:!?,]\s*|\b(?:and|but|so|because|oh|well|actually)\s+)$/i;
+/**
+ * What a person does, told right after a month's name that opens a clause: "April is having a party on Saturday", "May
+ * was bringing the cake", "June has invited us" (rules 115: read "April 2027 is having a party"). Not a month's own
+ * "coming up", "going to be", "looking", "getting", "turning out" ("April is going to be busy", "May is coming up fast").
+ */
+const PERSON_DOING = /^\s+(?:is|was|['’]s)\s+(?!(?:coming|going\s+to\s+be|looking|getting|turning|shaping|starting|ending|flying|running|drawing|fast|already|almost|nearly)\b)\w+ing\b|^\s+(?:has|had)\s+(?:invited|asked|told|said|booked|called|texted|organised|organized|planned)\b/i;
 
 /** A part of a month after its possessive ("March's last day", "April's first weekend", "May's 2nd week"): the month's own. */
 const MONTH_PART = /^['’]s\s+(?:(?:first|second|third|fourth|fifth|last|final|\d+(?:st|nd|rd|th))\b|(?:week|weekend|day|days|end|start|beginning|middle|half)\b)/i;
@@ -75,6 +85,14 @@ const MONTH_PART = /^['’]s\s+(?:(?:first|second|third|fourth|fifth|last|final|
  */
 export function monthsThing(after: string): boolean {
   return /^['’]s\s+\p{L}/u.test(after) && !MONTH_PART.test(after);
+}
+
+/**
+ * True when `after`, the text after a month's name opening a fact, makes the month a person: owning a thing ("April's
+ * party"; {@link monthsThing}) or doing something ("April is having a party"; rules 115).
+ */
+export function monthAsPerson(after: string): boolean {
+  return monthsThing(after) || PERSON_DOING.test(after);
 }
 
 /** Words a month is said after ("in March", "since March", "last March", "the 3rd of March"): "march" after them is the month. */
