@@ -1,0 +1,132 @@
+/**
+ * Rules 115 (cancel4): outcomes close what they settle, as the rules 113 review left them (issue #16 item 4). Two turns: a
+ * plan, then the cancellation. Each test with an "On main" comment failed on main bc038ba3 (what it did there in the
+ * comment); the others guard what must stay as it was.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { withToldOff } from '../../../pipelines/memory/told-off.js';
+import { datedSaid } from '../../helpers/extract-said.js';
+import { allFactsAfter } from '../../helpers/memory-fixture.js';
+import { assertCloses, assertLeaves, eachRow, openAndClosed } from '../../helpers/open-closed.js';
+
+const MONDAY = '2026-12-07T10:00:00.000Z';
+const CONCERT = "I'm going to the concert on Friday.";
+const FRIDAY_CONCERT = /^Maria is going to the concert on Friday/;
+
+describe('rules 115: an event told off as ASR writes it, without apostrophe or stop', () => {
+  const factsAfter = allFactsAfter(MONDAY);
+
+  test('"the concerts off on friday", "dinners off tonight" close the plan as "The concert\'s off on Friday" does', async () => {
+    // On main: each left the plan open and made no fact ("concerts off" read as no event told off).
+    await eachRow(factsAfter, 't-115-asr', [
+      [CONCERT, 'the concerts off on friday', FRIDAY_CONCERT],
+      ["I'm having dinner with Tom tonight.", 'dinners off tonight', /^Maria is having dinner with Tom on Monday/],
+    ]);
+  });
+
+  test('a plural told of, another day, or no event noun close nothing', async () => {
+    await eachRow(factsAfter, 't-115-asr-not', [
+      [CONCERT, 'the concerts were great', FRIDAY_CONCERT],
+      ["I'm going to the concert on Saturday.", 'the concerts off on friday', /^Maria is going to the concert on Saturday/],
+      [CONCERT, 'the lights off now', FRIDAY_CONCERT],
+    ], true);
+  });
+
+  test('the text is read written out only where an event noun opens the clause', () => {
+    assert.equal(withToldOff('the concerts off on friday'), 'the concert is off on friday');
+    assert.equal(withToldOff('ok so dinners off tonight'), 'ok so dinner is off tonight');
+    for (const s of ['the concerts were great', 'I turned the lights off', 'the trains off the line again',
+      'we took the plans off the table', 'the classes off on Mondays are fun']) assert.equal(withToldOff(s), s);
+  });
+});
+
+describe('rules 115: "call" with its object before "off"', () => {
+  const factsAfter = allFactsAfter(MONDAY);
+
+  test('"I called the concert off today", "we called the dinner off" close the plan', async () => {
+    // On main: the concert stayed open ("called … off" no cancelling verb, "off today" read as the event's day).
+    await eachRow(factsAfter, 't-115-call', [
+      [CONCERT, 'I called the concert off today.', FRIDAY_CONCERT],
+      ["I'm having dinner with Tom on Friday.", 'We called the dinner off.', /^Maria is having dinner with Tom on Friday/],
+      ["I'm going to Tom's party on Saturday.", "We called Tom's party off.", /^Maria is going to Tom's party/],
+    ]);
+    assert.equal(withToldOff("I called the concert off today."), 'I called off the concert today.');
+  });
+
+  test('another thing called off, or "off" before its own object, close nothing', async () => {
+    await eachRow(factsAfter, 't-115-call-not', [
+      [CONCERT, 'I called the dog off.', FRIDAY_CONCERT],
+      [CONCERT, 'I called the taxi off the street.', FRIDAY_CONCERT],
+    ], true);
+    assert.equal(withToldOff('I called the taxi off the street.'), 'I called the taxi off the street.');
+  });
+});
+
+describe('rules 115: "Tom\'s dinner is off" is the dinner had with Tom', () => {
+  const factsAfter = allFactsAfter(MONDAY);
+
+  test('closes "I\'m having dinner with Tom", not a dinner with someone else', async () => {
+    // On main: "having dinner with Tom" stayed open (Tom read as no owner of a dinner had with him).
+    const said = "Tom's dinner is off.";
+    assertCloses(openAndClosed(await factsAfter('t-115-tom', ["I'm having dinner with Tom on Friday.", said])),
+      /^Maria is having dinner with Tom on Friday/, said);
+    const both = openAndClosed(await factsAfter('t-115-tom-ana', ["I'm having dinner with Ana on Friday.",
+      "I'm having dinner with Tom on Saturday.", said]));
+    assertCloses(both, /^Maria is having dinner with Tom on Saturday/, said);
+    assert.ok(both.open.some((c) => /^Maria is having dinner with Ana on Friday/.test(c)), JSON.stringify(both));
+  });
+
+  test('a dinner with Ana, or the speaker\'s own dinner, stays open', async () => {
+    await eachRow(factsAfter, 't-115-not-tom', [
+      ["I'm having dinner with Ana on Friday.", "Tom's dinner is off.", /^Maria is having dinner with Ana on Friday/],
+      ["I'm having dinner on Friday.", "Tom's dinner is off.", /^Maria is having dinner on Friday/],
+      ["I'm going to the concert with Tom on Friday.", "Tom's concert got cancelled.", /^Maria is going to the concert with Tom/],
+    ], true);
+  });
+});
+
+describe('rules 115: a spell at a place names the place', () => {
+  const factsAfter = allFactsAfter(MONDAY);
+
+  test('"The gym session is cancelled" closes "going to the gym"', async () => {
+    // On main: left open ("session" named no word of the plan's).
+    await eachRow(factsAfter, 't-115-gym', [
+      ["I'm going to the gym on Friday.", 'The gym session is cancelled.', /^Maria is going to the gym on Friday/],
+    ]);
+  });
+
+  test('"The yoga class is cancelled" leaves the gym open', async () => {
+    const said = 'The yoga class is cancelled.';
+    assertLeaves(openAndClosed(await factsAfter('t-115-yoga', ["I'm going to the gym on Friday.", said])),
+      /^Maria is going to the gym on Friday/, said);
+  });
+});
+
+describe('rules 115: a month\'s name opening what a person does is the person', () => {
+  const factsAfter = allFactsAfter(MONDAY);
+  const dated = (s: string): Promise<string[]> => datedSaid(s, MONDAY, ['maria', 'Maria'], ['jo', 'Jo']);
+
+  test('"April is having a party on Saturday" is April\'s plan for Saturday 12 December, no month read', async () => {
+    // On main: "April 2027 is having a party on Saturday 12 December 2026", dated April 2027.
+    assert.deepEqual(await dated('April is having a party on Saturday.'),
+      ['April is having a party on Saturday 12 December 2026 [2026-12-12]']);
+    const said = "April's party is off.";
+    const facts = openAndClosed(await factsAfter('t-115-april', ['April is having a party on Saturday.',
+      "I'm going to the party on Sunday.", said]));
+    assertCloses(facts, /^April is having a party on Saturday/, said);
+    assert.ok(facts.open.some((c) => /^Maria is going to the party on Sunday/.test(c)), JSON.stringify(facts));
+  });
+
+  test('the month itself still reads as one: "going to be busy", "coming up", "in April"', async () => {
+    assert.deepEqual(await dated('April is going to be busy.'), ['April 2027 is going to be busy [2027-04]']);
+    assert.deepEqual(await dated("I'm going to April's party in April."), ["Maria is going to April's party in April 2027 [2027-04]"]);
+  });
+
+  test('"the party in April is off" closes the party of April 2027 said in December', async () => {
+    // A guard: closed on main too.
+    await eachRow(factsAfter, 't-115-april-month', [
+      ["I'm going to April's party in April.", 'The party in April is off.', /^Maria is going to April's party in April 2027/],
+    ]);
+  });
+});
