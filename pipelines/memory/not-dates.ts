@@ -4,7 +4,7 @@
  * rules 89) and the verb "march" ("we will march on Friday"; rules 110). relative-date.ts leaves them as said.
  */
 import { RELATION_ROLES } from './relation-apposition.js';
-import { CAPITALISED_MONTH_NAME, MONTH_SAID, WEEKDAY_NAME } from './months.js';
+import { CAPITALISED_MONTH_NAME, MONTH_NAMES, MONTH_SAID, WEEKDAY_NAME } from './months.js';
 
 /**
  * A recurring time (rules 49): "every weekend", "every Monday", "each Friday", "every other Sunday", "on weekends", "on
@@ -130,4 +130,26 @@ export function isMarchedTo(text: string, index: number, phrase: string): boolea
   if (TO_MARCH_BEFORE.test(before)) return true;
   if (MONTH_BEFORE.test(before)) return false;
   return MARCHER_BEFORE.test(before) || MARCHED_AFTER.test(text.slice(index + phrase.length));
+}
+
+/** An ordinal that picks one weekday of a month ("first", "2nd", "last"). */
+const ORDINAL = String.raw`(?:first|second|third|fourth|fifth|last|final|\d(?:st|nd|rd|th))`;
+const MONTHS_WEEKDAY = new RegExp(String.raw`^(?:on\s+)?(?:(${ORDINAL})\s+)?(?:${WEEKDAY_NAME}|weekend)$`, 'i');
+const ORDINAL_BEFORE = new RegExp(String.raw`\b${ORDINAL}\s+$`, 'i');
+const MONTH_OWNS_BEFORE = new RegExp(String.raw`\b(?:${MONTH_NAMES.join('|')})['’]s\s+$`, 'i');
+const OF_MONTH_AFTER = new RegExp(String.raw`^\s+(?:of|in)\s+(?:${MONTH_NAMES.join('|')})\b`, 'i');
+
+/**
+ * True when the weekday phrase `phrase` (at `index` of `text`) is one weekday or weekend of a month picked by an ordinal
+ * ("May's first Sunday", "the last Friday of May", "April's first weekend"; rules 115): not the coming one ("on May's first
+ * on Sunday 13 December 2026" was written), so the words stay as said.
+ */
+export function isMonthsWeekday(text: string, index: number, phrase: string): boolean {
+  const m = MONTHS_WEEKDAY.exec(phrase.trim());
+  if (!m) return false;
+  const before = text.slice(0, index);
+  const ordinal = m[1] ? null : ORDINAL_BEFORE.exec(before);
+  if (!m[1] && !ordinal) return false;
+  return MONTH_OWNS_BEFORE.test(ordinal ? before.slice(0, ordinal.index) : before)
+    || OF_MONTH_AFTER.test(text.slice(index + phrase.length));
 }

@@ -9,7 +9,7 @@ import { addDays, weekdayOfNextWeek } from './calendar-day.js';
 import { DAY_MS } from '../../graph/core/time.js';
 import { HOUR_WORDS, NIGHT_NAMES, clockOf, hourInstead, hourWordsAsNumbers } from './clock-time.js';
 import { monthAheadYear } from './month-ahead.js';
-import { isHouseNumber, isMarchedTo, isRecurring, isRelativesName } from './not-dates.js';
+import { isHouseNumber, isMarchedTo, isMonthsWeekday, isRecurring, isRelativesName } from './not-dates.js';
 import { COUNT as SPAN_COUNT, COUNTED } from './spans.js';
 import { clauseAround, toldAsPast, toldInPerfect, toldJustDone } from './told-tense.js';
 import { WEEK_FROM, mondayOf, weekFrom } from './week-from.js';
@@ -520,8 +520,9 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     // "every weekend", "every Monday": a habit, no one day; "we live at 4 Rose Court": a house number, no time (rules 49).
     // "My daughter April starts school": a relative's name, no month (rules 89).
     // "We will march on Friday": the verb, no month (rules 110).
+    // "May's first Sunday": one weekday of a month, not the coming one (rules 115).
     if (isRecurring(text, r.index, phrase) || isHouseNumber(text, r.index, phrase) || isRelativesName(text, r.index, phrase)
-      || isMarchedTo(text, r.index, phrase)) continue;
+      || isMarchedTo(text, r.index, phrase) || isMonthsWeekday(text, r.index, phrase)) continue;
     // "So, I sat with her": a weekday's abbreviation is one only with its capital ("last Sat", not "sat").
     if (LOWER_ABBREVIATION.test(phrase)) continue;
     // "a weekend yoga class", "my weekend plans": the word names a kind of thing, not a day.

@@ -130,3 +130,24 @@ describe('rules 115: a month\'s name opening what a person does is the person', 
     ]);
   });
 });
+
+describe('rules 115: one weekday of a month picked by an ordinal', () => {
+  const dated = (s: string): Promise<string[]> => datedSaid(s, MONDAY, ['maria', 'Maria'], ['jo', 'Jo']);
+
+  test('"May\'s first Sunday", "April\'s first weekend" read as said, not as the coming weekday', async () => {
+    // On main: "…hiking on May's first on Sunday 13 December 2026", "…camping on April's first on Saturday 12 December 2026".
+    for (const [s, said] of [["We're going hiking on May's first Sunday.", "on May's first Sunday"],
+      ["The deadline is May's last Friday.", "May's last Friday"],
+      ["We're going hiking on the first Sunday of May.", 'on the first Sunday of May']] as const) {
+      const facts = await dated(s);
+      assert.ok(facts.length > 0 && facts.every((f) => f.includes(said) && !/December/.test(f)), `${s}: ${JSON.stringify(facts)}`);
+    }
+    assert.deepEqual(await dated("We're going camping on April's first weekend."),
+      ["Maria and Jo are going camping on April's first weekend [2027-04]"]);
+  });
+
+  test('a weekday with no month, or a month\'s week, keeps its date', async () => {
+    assert.deepEqual(await dated("I'm going on Sunday."), ['Maria is going on Sunday 13 December 2026 [2026-12-13]']);
+    assert.deepEqual(await dated("We're going camping in May's second week."), ["Maria and Jo are going camping in May's second week [2027-05]"]);
+  });
+});
