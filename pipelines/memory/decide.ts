@@ -168,8 +168,10 @@ const DATE_NAMED = new RegExp(String.raw`\b(?:${WEEKDAY_NAME}|(?:${MONTH_NAMES.j
 /** A day or a month named as the event's, not only when it was called off ("I cancelled the gym today"). */
 const EVENT_DAY_NAMED = new RegExp(String.raw`\b(?:${WEEKDAY_NAME}|(?:${MONTH_NAMES.join('|')})(?!['’]s\s)|tomorrow|weekend|next)\b`
   // Today as the event's day: told off for it ("Dinner's off tonight") or owning it ("Tonight's dinner is off"; rules 113),
-  // not the day someone called it off ("I called the concert off today"; rules 115).
-  + String.raw`|(?<!\bcall(?:s|ed|ing)?\s[^,.;:!?]*)\boff\s+(?:today|tonight)\b|\b(?:today|tonight)['’]s\s`, 'i');
+  // not the day someone called it off ("I called the concert off today"; rules 115): only its object between "call" and
+  // "off", as told-off.ts `CALL_THING_OFF` reads one, never a joining word, so "I called Tom and dinner's off tonight",
+  // "Tom called to say dinner's off tonight" still name tonight's dinner (rules 115 after review).
+  + String.raw`|(?<!\bcall(?:s|ed|ing)?\s+(?:it|that|this|them|(?:the|my|our|your|his|her|their|this|that|[a-z-]+['’]s)\s+(?:(?!(?:and|to|but|so|or|because|said|says|say|then)\b)[a-z'’-]+\s+){0,3}?))\boff\s+(?:today|tonight)\b|\b(?:today|tonight)['’]s\s`, 'i');
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
 /**
@@ -764,8 +766,12 @@ export class RuleDecider implements Decider {
       // cancelled lunch" / "…having lunch with Tom", "my landlord cancelled the viewing" / "Maria has a flat viewing…").
       const involved = (c: Candidate): boolean => doer !== undefined && owner === doer
         && (c.fact.planObject?.event === true || new RegExp(String.raw`\b${doer.replace(/[^\p{L}-]/gu, '')}\b`, 'iu').test(c.fact.content));
-      // "Tom's dinner is off": the dinner had with Tom is his as well (rules 115), not a dinner of the speaker's alone.
-      const hadWith = (c: Candidate): boolean => owner !== undefined && owner !== doer && hadWithPerson(c.fact, owner);
+      // "Tom's dinner is off": the dinner had with Tom is his as well (rules 115), not a dinner of the speaker's alone; only
+      // the speaker's own, and none with someone else the cancellation names ("Tom's dinner with Ana"; rules 115 after review).
+      const withWhom = /\bwith\s+(\p{Lu}[\p{L}-]*)/u.exec(fact.content)?.[1]?.toLowerCase();
+      const hadWith = (c: Candidate): boolean => owner !== undefined && owner !== doer && hadWithPerson(c.fact, owner)
+        && c.fact.subjectId === fact.subjectId && !c.fact.planObject?.reportedBy
+        && (withWhom === undefined || withWhom === owner || c.fact.planObject!.complements.includes(withWhom));
       const theirs = (c: Candidate): boolean => fact.settles !== 'cancelled' || !owner || ofPerson(c.fact, owner) || involved(c) || hadWith(c);
       const open = itself ?? plans.find(theirs)
         ?? candidates.find((c) => (fact.settles === 'instead' || fact.settles === 'cancelled') && c.fact.planObject?.event === true && fits(c) && theirs(c));

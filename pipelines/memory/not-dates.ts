@@ -71,10 +71,11 @@ export function isRelativesName(text: string, index: number, phrase: string): bo
 const CLAUSE_START = /(?:^|[.;:!?,]\s*|\b(?:and|but|so|because|oh|well|actually)\s+)$/i;
 /**
  * What a person does, told right after a month's name that opens a clause: "April is having a party on Saturday", "May
- * was bringing the cake", "June has invited us" (rules 115: read "April 2027 is having a party"). Not a month's own
- * "coming up", "going to be", "looking", "getting", "turning out" ("April is going to be busy", "May is coming up fast").
+ * was bringing the cake", "June has invited us" (rules 115: read "April 2027 is having a party"). Only a verb of a
+ * person's doing (rules 115 after review): not any "-ing" word, so a month's weather or how it went keeps the month
+ * ("April was raining all week", "June was amazing last year", "April is going to be busy", "May is coming up fast").
  */
-const PERSON_DOING = /^\s+(?:is|was|['’]s)\s+(?!(?:coming|going\s+to\s+be|looking|getting|turning|shaping|starting|ending|flying|running|drawing|fast|already|almost|nearly)\b)\w+ing\b|^\s+(?:has|had)\s+(?:invited|asked|told|said|booked|called|texted|organised|organized|planned)\b/i;
+const PERSON_DOING = /^\s+(?:is|was|['’]s)\s+(?:having|hosting|throwing|bringing|organi[sz]ing|planning|visiting|marching|cooking|baking|inviting|picking|babysitting|moving|staying|joining|meeting|texting|phoning|driving|singing|playing|getting\s+married|taking\s+(?:us|me|him|her|them|the)\b)\b|^\s+(?:has|had)\s+(?:invited|asked|told|said|booked|called|texted|organised|organized|planned)\b/i;
 
 /** A part of a month after its possessive ("March's last day", "April's first weekend", "May's 2nd week"): the month's own. */
 const MONTH_PART = /^['’]s\s+(?:(?:first|second|third|fourth|fifth|last|final|\d+(?:st|nd|rd|th))\b|(?:week|weekend|day|days|end|start|beginning|middle|half)\b)/i;
@@ -136,8 +137,8 @@ export function isMarchedTo(text: string, index: number, phrase: string): boolea
 const ORDINAL = String.raw`(?:first|second|third|fourth|fifth|last|final|\d(?:st|nd|rd|th))`;
 const MONTHS_WEEKDAY = new RegExp(String.raw`^(?:on\s+)?(?:(${ORDINAL})\s+)?(?:${WEEKDAY_NAME}|weekend)$`, 'i');
 const ORDINAL_BEFORE = new RegExp(String.raw`\b${ORDINAL}\s+$`, 'i');
-const MONTH_OWNS_BEFORE = new RegExp(String.raw`\b(?:${MONTH_NAMES.join('|')})['’]s\s+$`, 'i');
-const OF_MONTH_AFTER = new RegExp(String.raw`^\s+(?:of|in)\s+(?:${MONTH_NAMES.join('|')})\b`, 'i');
+const MONTH_OWNS_BEFORE = new RegExp(String.raw`\b(${MONTH_NAMES.join('|')})['’]s\s+$`, 'i');
+const OF_MONTH_AFTER = new RegExp(String.raw`^\s+(?:of|in)\s+(${MONTH_NAMES.join('|')})\b`, 'i');
 
 /**
  * True when the weekday phrase `phrase` (at `index` of `text`) is one weekday or weekend of a month picked by an ordinal
@@ -145,11 +146,23 @@ const OF_MONTH_AFTER = new RegExp(String.raw`^\s+(?:of|in)\s+(?:${MONTH_NAMES.jo
  * on Sunday 13 December 2026" was written), so the words stay as said.
  */
 export function isMonthsWeekday(text: string, index: number, phrase: string): boolean {
+  return monthOfWeekday(text, index, phrase) !== null;
+}
+
+/**
+ * The month whose weekday `phrase` picks ({@link isMonthsWeekday}): its name as said and where it stands in `text`, so
+ * the month is read where chrono reads none ("on May's first Sunday": May; rules 115 after review); null for another phrase.
+ */
+export function monthOfWeekday(text: string, index: number, phrase: string): { month: string; index: number } | null {
   const m = MONTHS_WEEKDAY.exec(phrase.trim());
-  if (!m) return false;
+  if (!m) return null;
   const before = text.slice(0, index);
   const ordinal = m[1] ? null : ORDINAL_BEFORE.exec(before);
-  if (!m[1] && !ordinal) return false;
-  return MONTH_OWNS_BEFORE.test(ordinal ? before.slice(0, ordinal.index) : before)
-    || OF_MONTH_AFTER.test(text.slice(index + phrase.length));
+  if (!m[1] && !ordinal) return null;
+  const head = ordinal ? before.slice(0, ordinal.index) : before;
+  const owns = MONTH_OWNS_BEFORE.exec(head);
+  if (owns) return { month: owns[1]!, index: owns.index + owns[0].indexOf(owns[1]!) };
+  const end = index + phrase.length;
+  const of = OF_MONTH_AFTER.exec(text.slice(end));
+  return of ? { month: of[1]!, index: end + of.index + of[0].length - of[1]!.length } : null;
 }

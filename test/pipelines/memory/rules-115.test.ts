@@ -151,3 +151,63 @@ describe('rules 115: one weekday of a month picked by an ordinal', () => {
     assert.deepEqual(await dated("We're going camping in May's second week."), ["Maria and Jo are going camping in May's second week [2027-05]"]);
   });
 });
+
+describe('rules 115 after review: what the rewrites and the month reading must leave alone', () => {
+  const factsAfter = allFactsAfter(MONDAY);
+  const dated = (s: string): Promise<string[]> => datedSaid(s, MONDAY, ['maria', 'Maria'], ['jo', 'Jo']);
+
+  test('H1: "off" before a word it takes ("off-site", "off limits", "off broadway") is no event told off', async () => {
+    for (const s of ['the meetings off-site on friday', 'the meetings off site on friday', 'the meetings off topic again',
+      'the events off campus on friday', 'the concerts off limits to kids', 'the dates off by a week',
+      'the shows off broadway are cheaper', 'and shows off constantly', 'the flights off peak are cheaper', 'the trips off season']) {
+      assert.equal(withToldOff(s), s);
+    }
+    assert.equal(withToldOff('the meetings off again'), 'the meeting is off again');
+    assert.equal(withToldOff("I called the restaurant and dinner's off tonight."), "I called the restaurant and dinner's off tonight.");
+    assert.equal(withToldOff('the concerts off.'), 'the concert is off.');
+    assert.equal(withToldOff('dinners off now'), 'dinner is off now');
+    await eachRow(factsAfter, 't-115r-h1', [
+      ["I'm going to the meeting on Friday.", 'the meetings off-site on friday', /^Maria is going to the meeting on Friday/],
+      ["I'm going to the concert on Friday.", 'the concerts off limits to kids', FRIDAY_CONCERT],
+    ], true);
+  });
+
+  test('H2: "call" before "and" or "to say" leaves "off tonight" the event\'s day', async () => {
+    const plans = ["I'm having dinner with Tom on Friday.", "I'm having dinner with Ana tonight."];
+    const said = "I called Tom and dinner's off tonight.";
+    const facts = openAndClosed(await factsAfter('t-115r-h2', [...plans, said]));
+    assertCloses(facts, /^Maria is having dinner with Ana on Monday/, said);
+    assert.ok(facts.open.some((c) => /^Maria is having dinner with Tom on Friday/.test(c)), JSON.stringify(facts));
+    const told = "Tom called to say dinner's off tonight.";
+    assertLeaves(openAndClosed(await factsAfter('t-115r-h2b', [...plans, told])), /^Maria is having dinner with Tom on Friday/, told);
+  });
+
+  test('H3: a month the weather or a quality is said of keeps its date', async () => {
+    assert.deepEqual(await dated('April was raining all week.'), ['April 2026 was raining all week [2026-04]']);
+    assert.deepEqual(await dated('April is amazing for travelling.'), ['April 2027 is amazing for travelling [2027-04]']);
+    for (const s of ['April is snowing this year.', 'June was freezing last year.', 'June was amazing last year.']) {
+      const facts = await dated(s);
+      assert.ok(facts.length > 0 && facts.every((f) => /^(?:April|June) 20\d\d\b/.test(f)), `${s}: ${JSON.stringify(facts)}`);
+    }
+    assert.deepEqual(await dated('April is having a party on Saturday.'), ['April is having a party on Saturday 12 December 2026 [2026-12-12]']);
+  });
+
+  test('H4: "We\'re going hiking on May\'s first Sunday" is Maria and Jo\'s, in May 2027, and "The hike is off" closes it', async () => {
+    assert.deepEqual(await dated("We're going hiking on May's first Sunday."), ["Maria and Jo are going hiking on May's first Sunday [2027-05]"]);
+    await eachRow(factsAfter, 't-115r-h4', [
+      ["We're going hiking on May's first Sunday.", 'The hike is off.', /^Maria and Jo are going hiking on May's first Sunday/],
+      ["We're going hiking on the first Sunday of May.", 'The hike is off.', /^Maria and Jo are going hiking on the first Sunday of May/],
+    ]);
+  });
+
+  test('M1: "Tom\'s dinner" is the speaker\'s own dinner with Tom, not one with Ana, nor another\'s', async () => {
+    await eachRow(factsAfter, 't-115r-m1', [
+      ["I'm having dinner with Tom on Friday.", "Tom's dinner with Ana is off.", /^Maria is having dinner with Tom on Friday/],
+    ], true);
+    const said = "Tom's dinner is off.";
+    const facts = openAndClosed(await factsAfter('t-115r-m1b', [['Jo', "I'm having dinner with Tom on Friday."],
+      ['Maria', "I'm having dinner with Tom on Saturday."], ['Maria', said]]));
+    assertCloses(facts, /^Maria is having dinner with Tom on Saturday/, said);
+    assert.ok(facts.open.some((c) => /^Jo is having dinner with Tom on Friday/.test(c)), JSON.stringify(facts));
+  });
+});
