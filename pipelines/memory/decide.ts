@@ -14,7 +14,7 @@ import { canonicalSlot } from './thing-keys.js';
 import { replacedDecision } from './team-decisions.js';
 import { changedValue, holdsValue, namesDay, namesThing, retoldValue, tellsSelf, thingTerms, unmetThingTerms, type ValueChange } from './value-change.js';
 import { MONTH_NAMES, WEEKDAY_NAME, isMonthWord } from './months.js';
-import { monthsThing } from './not-dates.js';
+import { monthAsPerson } from './not-dates.js';
 
 /** A consolidation decision for one extracted fact. */
 export type Decision =
@@ -167,8 +167,11 @@ function aboutPlan(outcome: ExtractedFact, open: Fact, names: string[] | undefin
 const DATE_NAMED = new RegExp(String.raw`\b(?:${WEEKDAY_NAME}|(?:${MONTH_NAMES.join('|')})(?!['’]s\s)|today|tonight|tomorrow|yesterday|weekend|week|month)\b`, 'i');
 /** A day or a month named as the event's, not only when it was called off ("I cancelled the gym today"). */
 const EVENT_DAY_NAMED = new RegExp(String.raw`\b(?:${WEEKDAY_NAME}|(?:${MONTH_NAMES.join('|')})(?!['’]s\s)|tomorrow|weekend|next)\b`
-  // Today as the event's day: told off for it ("Dinner's off tonight") or owning it ("Tonight's dinner is off"; rules 113).
-  + String.raw`|\boff\s+(?:today|tonight)\b|\b(?:today|tonight)['’]s\s`, 'i');
+  // Today as the event's day: told off for it ("Dinner's off tonight") or owning it ("Tonight's dinner is off"; rules 113),
+  // not the day someone called it off ("I called the concert off today"; rules 115): only its object between "call" and
+  // "off", as told-off.ts `CALL_THING_OFF` reads one, never a joining word, so "I called Tom and dinner's off tonight",
+  // "Tom called to say dinner's off tonight" still name tonight's dinner (rules 115 after review).
+  + String.raw`|(?<!\bcall(?:s|ed|ing)?\s+(?:it|that|this|them|(?:the|my|our|your|his|her|their|this|that|[a-z-]+['’]s)\s+(?:(?!(?:and|to|but|so|or|because|said|says|say|then)\b)[a-z'’-]+\s+){0,3}?))\boff\s+(?:today|tonight)\b|\b(?:today|tonight)['’]s\s`, 'i');
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
 /**
@@ -613,6 +616,11 @@ function ofPerson(f: Fact, person: string): boolean {
     || openingName(f.content) === person;
 }
 
+/** True when `f` is a thing had with `person` (lower-case): "Maria is having dinner with Tom" (plan object: have, with "tom"). */
+function hadWithPerson(f: Fact, person: string): boolean {
+  return f.planObject?.verb === 'have' && f.planObject.complements.includes(person);
+}
+
 /** Words of the calendar, no one's name: "Tomorrow's meeting", "Friday's concert", "next week's trip" (rules 109). */
 const CALENDAR = new Set(['today', 'tonight', 'tomorrow', 'yesterday', 'week', 'weekend', 'month', 'year', 'morning', 'afternoon', 'evening',
   'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', ...MONTH_NAMES.map((m) => m.toLowerCase())]);
@@ -621,14 +629,15 @@ const CALENDAR = new Set(['today', 'tonight', 'tomorrow', 'yesterday', 'week', '
  * The name a fact's text opens with, lower-case, possessive or not ("Tom is going…", "Tom's concert…": "tom"); none for a
  * word of the calendar ("Tomorrow's meeting…") or a thing that happens on a day ("Dinner's off tonight"; rules 113). A
  * month owning a thing is a name, a participant or not ("April's party got cancelled", "June's party…": not.dates.ts
- * `monthsThing`; rules 113, review H1), a part of the month is not ("March's last day").
+ * `monthsThing`; rules 113, review H1), or one doing something ("April is having a party"; rules 115, `monthAsPerson`), a
+ * part of the month is not ("March's last day").
  */
 function openingName(text: string): string | null {
   const opening = /^([A-Z][\p{L}-]*)(?:['’]s)?\s/u.exec(text)?.[1];
   if (!opening) return null;
   const name = opening.toLowerCase();
   if (eventNoun(name)) return null;
-  return !CALENDAR.has(name) || (isMonthWord(name) && monthsThing(text.slice(opening.length))) ? name : null;
+  return !CALENDAR.has(name) || (isMonthWord(name) && monthAsPerson(text.slice(opening.length))) ? name : null;
 }
 
 /**
@@ -757,7 +766,13 @@ export class RuleDecider implements Decider {
       // cancelled lunch" / "…having lunch with Tom", "my landlord cancelled the viewing" / "Maria has a flat viewing…").
       const involved = (c: Candidate): boolean => doer !== undefined && owner === doer
         && (c.fact.planObject?.event === true || new RegExp(String.raw`\b${doer.replace(/[^\p{L}-]/gu, '')}\b`, 'iu').test(c.fact.content));
-      const theirs = (c: Candidate): boolean => fact.settles !== 'cancelled' || !owner || ofPerson(c.fact, owner) || involved(c);
+      // "Tom's dinner is off": the dinner had with Tom is his as well (rules 115), not a dinner of the speaker's alone; only
+      // the speaker's own, and none with someone else the cancellation names ("Tom's dinner with Ana"; rules 115 after review).
+      const withWhom = /\bwith\s+(\p{Lu}[\p{L}-]*)/u.exec(fact.content)?.[1]?.toLowerCase();
+      const hadWith = (c: Candidate): boolean => owner !== undefined && owner !== doer && hadWithPerson(c.fact, owner)
+        && c.fact.subjectId === fact.subjectId && !c.fact.planObject?.reportedBy
+        && (withWhom === undefined || withWhom === owner || c.fact.planObject!.complements.includes(withWhom));
+      const theirs = (c: Candidate): boolean => fact.settles !== 'cancelled' || !owner || ofPerson(c.fact, owner) || involved(c) || hadWith(c);
       const open = itself ?? plans.find(theirs)
         ?? candidates.find((c) => (fact.settles === 'instead' || fact.settles === 'cancelled') && c.fact.planObject?.event === true && fits(c) && theirs(c));
       // "Let's do Saturday at seven instead", "can we do 7 instead?": an alternative naming only a new time moves the latest

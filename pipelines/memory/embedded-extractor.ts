@@ -16,6 +16,7 @@ import { DEFAULT_ASSISTANT_NAMES } from '../interaction/non-person-labels.js';
 import { withoutAssistant } from './assistant-names.js';
 import { finishedExtraction } from './finished-facts.js';
 import { withContractedIs } from './contracted-is.js';
+import { withToldOff } from './told-off.js';
 import { withListenerBooked } from './listener-booked.js';
 import { withPlannedAhead } from './planned-ahead.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
@@ -193,6 +194,7 @@ export class EmbeddedExtractor implements Extractor {
     // "Scratch that, I'll stay in Leeds": the withdrawal, then the clause that replaces it (rules 47).
     // "thank you for calling brightside how can i help you", "i am sorry james": said out of politeness (fix7b).
     // "Maya's allergic to peanuts": "'s" read as "is" after a name or noun where no noun follows (fix9).
+    // "the concerts off on friday", "I called the concert off": "the concert is off…", "I called off the concert" (rules 115).
     // "No coffee for me, thanks": "I turned down coffee"; "I'll have not coffee but tea": "I'll have tea, not coffee" (text6).
     // "No thanks" after "Want me to book a table?": the offer turned down, and the rest of the turn read as said (rules 49).
     // "my order number is five five two zero", "I live at twelve elm street": a value said in words read as digits (rules 55).
@@ -200,7 +202,7 @@ export class EmbeddedExtractor implements Extractor {
     // "I've booked you in with Dr. Patel": "you're booked in with Dr. Patel", the listener's booking (rules 90).
     // "We planned a trip to Lisbon in May": "we are planning…", a plan for the coming May (rules 90).
     const clean = (text: string): string[] => this.#sentences(withDayAfterThing(this.#nlp, withoutDiscourseTags(withJointI(withCapitalI(withoutPhatic(
-      withContractedIs(this.#nlp, withPlannedAhead(withListenerBooked(withSpokenValues(withoutFillers(text)))))))))));
+      withContractedIs(this.#nlp, withToldOff(withPlannedAhead(withListenerBooked(withSpokenValues(withoutFillers(text))))))))))));
     const declined = declinedOffer(this.#nlp, input, display, clean);
     if (declined) {
       facts.push({ ...this.#fact(u, { content: declined.content, kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.6 },

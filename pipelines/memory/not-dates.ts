@@ -4,7 +4,7 @@
  * rules 89) and the verb "march" ("we will march on Friday"; rules 110). relative-date.ts leaves them as said.
  */
 import { RELATION_ROLES } from './relation-apposition.js';
-import { CAPITALISED_MONTH_NAME, MONTH_SAID, WEEKDAY_NAME } from './months.js';
+import { CAPITALISED_MONTH_NAME, MONTH_NAMES, MONTH_SAID, WEEKDAY_NAME } from './months.js';
 
 /**
  * A recurring time (rules 49): "every weekend", "every Monday", "each Friday", "every other Sunday", "on weekends", "on
@@ -63,8 +63,19 @@ export function isRelativesName(text: string, index: number, phrase: string): bo
   // "April's party got cancelled": a month owns nothing; one owning a thing is a person's name (rules 113), not after a word a
   // month is said after ("last April's trip").
   if (monthsThing(after) && !MONTH_BEFORE.test(text.slice(0, index))) return true;
-  return RELATION_BEFORE.test(text.slice(0, index)) || (/^\s*$/.test(text.slice(0, index)) && RELATION_AFTER.test(after));
+  return RELATION_BEFORE.test(text.slice(0, index)) || (/^\s*$/.test(text.slice(0, index)) && RELATION_AFTER.test(after))
+    || (CLAUSE_START.test(text.slice(0, index)) && PERSON_DOING.test(after));
 }
+
+/** Where a clause's subject starts: the text's start, or after a stop, a comma or a joining word. */
+const CLAUSE_START = /(?:^|[.;:!?,]\s*|\b(?:and|but|so|because|oh|well|actually)\s+)$/i;
+/**
+ * What a person does, told right after a month's name that opens a clause: "April is having a party on Saturday", "May
+ * was bringing the cake", "June has invited us" (rules 115: read "April 2027 is having a party"). Only a verb of a
+ * person's doing (rules 115 after review): not any "-ing" word, so a month's weather or how it went keeps the month
+ * ("April was raining all week", "June was amazing last year", "April is going to be busy", "May is coming up fast").
+ */
+const PERSON_DOING = /^\s+(?:is|was|['’]s)\s+(?:having|hosting|throwing|bringing|organi[sz]ing|planning|visiting|marching|cooking|baking|inviting|picking|babysitting|moving|staying|joining|meeting|texting|phoning|driving|singing|playing|getting\s+married|taking\s+(?:us|me|him|her|them|the)\b)\b|^\s+(?:has|had)\s+(?:invited|asked|told|said|booked|called|texted|organised|organized|planned)\b/i;
 
 /** A part of a month after its possessive ("March's last day", "April's first weekend", "May's 2nd week"): the month's own. */
 const MONTH_PART = /^['’]s\s+(?:(?:first|second|third|fourth|fifth|last|final|\d+(?:st|nd|rd|th))\b|(?:week|weekend|day|days|end|start|beginning|middle|half)\b)/i;
@@ -75,6 +86,14 @@ const MONTH_PART = /^['’]s\s+(?:(?:first|second|third|fourth|fifth|last|final|
  */
 export function monthsThing(after: string): boolean {
   return /^['’]s\s+\p{L}/u.test(after) && !MONTH_PART.test(after);
+}
+
+/**
+ * True when `after`, the text after a month's name opening a fact, makes the month a person: owning a thing ("April's
+ * party"; {@link monthsThing}) or doing something ("April is having a party"; rules 115).
+ */
+export function monthAsPerson(after: string): boolean {
+  return monthsThing(after) || PERSON_DOING.test(after);
 }
 
 /** Words a month is said after ("in March", "since March", "last March", "the 3rd of March"): "march" after them is the month. */
@@ -112,4 +131,38 @@ export function isMarchedTo(text: string, index: number, phrase: string): boolea
   if (TO_MARCH_BEFORE.test(before)) return true;
   if (MONTH_BEFORE.test(before)) return false;
   return MARCHER_BEFORE.test(before) || MARCHED_AFTER.test(text.slice(index + phrase.length));
+}
+
+/** An ordinal that picks one weekday of a month ("first", "2nd", "last"). */
+const ORDINAL = String.raw`(?:first|second|third|fourth|fifth|last|final|\d(?:st|nd|rd|th))`;
+const MONTHS_WEEKDAY = new RegExp(String.raw`^(?:on\s+)?(?:(${ORDINAL})\s+)?(?:${WEEKDAY_NAME}|weekend)$`, 'i');
+const ORDINAL_BEFORE = new RegExp(String.raw`\b${ORDINAL}\s+$`, 'i');
+const MONTH_OWNS_BEFORE = new RegExp(String.raw`\b(${MONTH_NAMES.join('|')})['’]s\s+$`, 'i');
+const OF_MONTH_AFTER = new RegExp(String.raw`^\s+(?:of|in)\s+(${MONTH_NAMES.join('|')})\b`, 'i');
+
+/**
+ * True when the weekday phrase `phrase` (at `index` of `text`) is one weekday or weekend of a month picked by an ordinal
+ * ("May's first Sunday", "the last Friday of May", "April's first weekend"; rules 115): not the coming one ("on May's first
+ * on Sunday 13 December 2026" was written), so the words stay as said.
+ */
+export function isMonthsWeekday(text: string, index: number, phrase: string): boolean {
+  return monthOfWeekday(text, index, phrase) !== null;
+}
+
+/**
+ * The month whose weekday `phrase` picks ({@link isMonthsWeekday}): its name as said and where it stands in `text`, so
+ * the month is read where chrono reads none ("on May's first Sunday": May; rules 115 after review); null for another phrase.
+ */
+export function monthOfWeekday(text: string, index: number, phrase: string): { month: string; index: number } | null {
+  const m = MONTHS_WEEKDAY.exec(phrase.trim());
+  if (!m) return null;
+  const before = text.slice(0, index);
+  const ordinal = m[1] ? null : ORDINAL_BEFORE.exec(before);
+  if (!m[1] && !ordinal) return null;
+  const head = ordinal ? before.slice(0, ordinal.index) : before;
+  const owns = MONTH_OWNS_BEFORE.exec(head);
+  if (owns) return { month: owns[1]!, index: owns.index + owns[0].indexOf(owns[1]!) };
+  const end = index + phrase.length;
+  const of = OF_MONTH_AFTER.exec(text.slice(end));
+  return of ? { month: of[1]!, index: end + of.index + of[0].length - of[1]!.length } : null;
 }

@@ -257,6 +257,17 @@ function sameSense(word: string, planWords: ReadonlySet<string>, relations: Word
   return [...planWords].some((p) => p.length > 2 && [...senses(p)].some((w) => own.has(w)));
 }
 
+/** Heads that name a time spent at or on a thing, not the thing: "the gym session", "my yoga class", "the pool visit". */
+const SPELL_HEADS = new Set(['session', 'workout', 'class', 'lesson', 'visit', 'outing']);
+
+/**
+ * What a spell of time names its thing by: "the gym session is cancelled" names "gym", so it calls off "going to the gym"
+ * (rules 115); other heads add nothing ("the Lisbon trip" is named by "trip").
+ */
+function sessionOf(o: PlanObject): string[] {
+  return o.objects.length > 0 && o.objects.every((w) => SPELL_HEADS.has(w)) ? o.which ?? [] : [];
+}
+
 /** Verbs that cancel what they name ("called off the picnic", "cancelled the dentist", "can't make it to Leeds", "pulled out of the race"). */
 const CANCEL_VERBS = new Set(['cancel', 'call', 'drop', 'skip', 'scrap', 'forget', 'decide', 'make', 'pull', 'back']);
 
@@ -277,7 +288,7 @@ const CANCEL_VERBS = new Set(['cancel', 'call', 'drop', 'skip', 'scrap', 'forget
  */
 export function cancelsByObject(cancel: PlanObject, plan: PlanObject, relations: WordRelations = defaultWordNet(),
   texts?: { cancel: string; plan: string }): boolean | null {
-  const words = aboutWords(cancel);
+  const words = [...aboutWords(cancel), ...sessionOf(cancel)];
   // "I won't need a taxi back from the airport" withdraws no "taxi to the airport".
   if (texts && otherWay(cancel, plan, texts.cancel, texts.plan)) return false;
   // "I dropped the French course" withdraws no "evening course in Spanish": another one of the same thing. A plan that is

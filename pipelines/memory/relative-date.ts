@@ -9,12 +9,12 @@ import { addDays, weekdayOfNextWeek } from './calendar-day.js';
 import { DAY_MS } from '../../graph/core/time.js';
 import { HOUR_WORDS, NIGHT_NAMES, clockOf, hourInstead, hourWordsAsNumbers } from './clock-time.js';
 import { monthAheadYear } from './month-ahead.js';
-import { isHouseNumber, isMarchedTo, isRecurring, isRelativesName } from './not-dates.js';
+import { isHouseNumber, isMarchedTo, isRecurring, isRelativesName, monthOfWeekday } from './not-dates.js';
 import { COUNT as SPAN_COUNT, COUNTED } from './spans.js';
 import { clauseAround, toldAsPast, toldInPerfect, toldJustDone } from './told-tense.js';
 import { WEEK_FROM, mondayOf, weekFrom } from './week-from.js';
 import { weekdaysOfWeeks, withoutWeekdaysOfWeeks } from './weekday-of-week.js';
-import { MONTHS_SAID, MONTH_DATE_SAID, MONTH_SAID, MONTH_SHORT } from './months.js';
+import { MONTHS_SAID, MONTH_DATE_SAID, MONTH_NAMES, MONTH_SAID, MONTH_SHORT } from './months.js';
 
 /** One date phrase found in a sentence. */
 export interface FoundDate {
@@ -434,6 +434,16 @@ export function namesDay(phrase: string): boolean {
 }
 
 /**
+ * The month a weekday picked by an ordinal belongs to ("May's first Sunday"), as a found date: the coming such month, or
+ * told of the past the last one (rules 115 after review).
+ */
+function monthOfPick(owner: { month: string; index: number }, back: boolean, instant: Date): FoundDate {
+  const month = MONTH_NAMES.findIndex((n) => n.toLowerCase() === owner.month.toLowerCase());
+  const year = back ? instant.getUTCFullYear() - (month > instant.getUTCMonth() ? 1 : 0) : monthAheadYear(month, instant.getTime(), '');
+  return { phrase: owner.month, date: `${year}-${String(month + 1).padStart(2, '0')}`, duration: false, week: false };
+}
+
+/**
  * Every date phrase of `text`, resolved against `refIso` (UTC). Future is preferred unless the phrase
  * looks back ("last Monday") or the text is told of the past (`toldAsPast`: "we went camping in May");
  * a bare, `this` or `coming` weekday is its next occurrence after today, a `next` one that day of next week (Monday first).
@@ -520,8 +530,15 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     // "every weekend", "every Monday": a habit, no one day; "we live at 4 Rose Court": a house number, no time (rules 49).
     // "My daughter April starts school": a relative's name, no month (rules 89).
     // "We will march on Friday": the verb, no month (rules 110).
+    // "May's first Sunday": one weekday of a month, not the coming one (rules 115).
     if (isRecurring(text, r.index, phrase) || isHouseNumber(text, r.index, phrase) || isRelativesName(text, r.index, phrase)
       || isMarchedTo(text, r.index, phrase)) continue;
+    // Its month dates it where chrono reads no month ("on May's first Sunday": May 2027; rules 115 after review).
+    const owner = monthOfWeekday(text, r.index, phrase);
+    if (owner) {
+      if (!results.some(([x]) => x.index <= owner.index && owner.index < x.index + x.text.length)) out.push(monthOfPick(owner, back, instant));
+      continue;
+    }
     // "So, I sat with her": a weekday's abbreviation is one only with its capital ("last Sat", not "sat").
     if (LOWER_ABBREVIATION.test(phrase)) continue;
     // "a weekend yoga class", "my weekend plans": the word names a kind of thing, not a day.
