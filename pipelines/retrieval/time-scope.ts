@@ -110,6 +110,10 @@ const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'frida
 const BARE_YEAR = /\b(?:in|during|since|of|by|for|before|after|until|till|from)\s+((?:19|20)\d\d)\b/gi;
 /** "between 2023 and 2024", "between March and June 2024": a span from the start of one time to the end of another. */
 const BETWEEN = /\bbetween\s+([^?!.,]+?)\s+and\s+([^?!.,]+?)(?=\s*(?:[?!.,]|$))/gi;
+/** "from last March to last May", "from last March to June": one span, as "between … and …" is (rules 114, M3). */
+const FROM_LAST_TO = /\bfrom\s+((?:last|past)\s+[a-z]+)\s+(?:to|until|till|through|thru)\s+([^?!.,]+?)(?=\s*(?:[?!.,]|$))/gi;
+/** "the week before last": the calendar week before last week (rules 114, M7); chrono reads none. */
+const WEEK_BEFORE_LAST = /\bthe\s+week\s+before\s+last\b/gi;
 /**
  * A season with a year or anchored to now ("the summer of 2025", "winter 2023", "last summer", "this
  * spring"), chrono knowing none: meteorological seasons of the northern hemisphere (winter is December
@@ -205,16 +209,30 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
     if (r.start.isCertain('month')) return [Date.UTC(y, m, 1), Date.UTC(y, m + 1, 1)];
     return null;
   };
-  for (const match of question.matchAll(BETWEEN)) {
+  for (const match of [...question.matchAll(BETWEEN), ...question.matchAll(FROM_LAST_TO)]) {
+    if (!free(match.index, match.index + match[0].length)) continue;
+    // "between last March and June": a first side of its own ("last March") is read from now, and the second from it
+    // (rules 114, M3: "June" was read from now, next year's).
+    const lastFirst = LAST_MONTH_ALONE.test((match[1] as string).trim());
+    const start = lastFirst ? period(match[1] as string, now) : null;
     // The second time first: it carries the year the first may leave out ("between March and June 2024").
-    const last = period(match[2] as string, now);
+    const last = period(match[2] as string, start && !LAST_MONTH_ALONE.test((match[2] as string).trim()) ? new Date(start[0]) : now);
     // "between last month and last May": a second side of its own ("last May") lends the first no year; read from now
     // (rules 112 after review, H2).
-    const first = last ? period(match[1] as string, LAST_MONTH_ALONE.test((match[2] as string).trim()) ? now : new Date(last[0])) : null;
+    const first = start ?? (last ? period(match[1] as string, LAST_MONTH_ALONE.test((match[2] as string).trim()) ? now : new Date(last[0])) : null);
     if (!first || !last || first[0] >= last[1]) continue;
     add(first[0], last[1]);
     // A span like a year: what held through most of it ("between 2025 and 2026", asked in March 2026: 2025 to now).
     windows.push({ since: new Date(first[0]).toISOString(), until: new Date(Math.min(last[1], Math.max(first[0], now.getTime()))).toISOString(), open: false });
+    expressions.push(match[0]);
+    taken.push([match.index, match.index + match[0].length]);
+    rest = rest.replace(match[0], ' ');
+  }
+  for (const match of question.matchAll(WEEK_BEFORE_LAST)) {
+    const monday = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - ((now.getUTCDay() + 6) % 7) - 14);
+    const lead = question.slice(0, match.index);
+    addRange(monday, monday + 7 * DAY_MS, lead, saidAt && (SAID_AT.test(lead) || (speechActs && speechActBefore(lead))));
+    addWindow(monday, monday + 7 * DAY_MS, lead);
     expressions.push(match[0]);
     taken.push([match.index, match.index + match[0].length]);
     rest = rest.replace(match[0], ' ');
