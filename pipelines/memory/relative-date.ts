@@ -94,6 +94,7 @@ export const LASTS_UNTIL = /\blast(?:s|ed|ing)(?=\s+(?:until|till|til|through|th
  * the first day (`ordinalDay`) that name the last, with the month of both where its name follows ("from the 2nd to the
  * 5th of January", "the 20th to the 22nd January"; rules 114, M5, M8). Not "of" something else ("the 5th of the month").
  */
+const ORDINAL_RANGE_DAY = /^\s+(and|to|until|till|through|-)\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b/i;
 const ORDINAL_RANGE_END = new RegExp(String.raw`^\s+(and|to|until|till|through|-)\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b`
   + String.raw`(?:(?:\s+of)?\s+(${MONTH_SAID})\b|(?!\s+of\b|\s+(?:${MONTH_SAID}|${MONTH_SHORT})\b))`, 'i');
 /**
@@ -112,7 +113,21 @@ const ONE_STRETCH = /\b(?:this|next|coming|will|going\s+to|gonna)\b|['’]ll\b|(
  * `ONE_STRETCH` is. Not without "from" ("I'm in the office Monday to Friday": a week's schedule), nor at a place of every
  * week ("in the office", "at work / school / the gym / home": after review, H4; "every week", "as usual": `WEEKLY_SAID`).
  */
-const STAY_FROM = /(?:['’]m|['’]s|['’]re|\b(?:am|is|are))\s+(?:in|at)\s+(?!(?:the\s+)?(?:office|work|school|college|uni|university|nursery|gym|home|church|class|lessons?|practice|training)\b)[^.;!?]{1,40}?\bfrom\s+$/i;
+const WEEKLY_PLACE = String.raw`(?:the\s+)?(?:office|work|school|college|uni|university|nursery|gym|home|church|class|lessons?|practice|training)\b`;
+const STAY_FROM = new RegExp(String.raw`(?:['’]m|['’]s|['’]re|\b(?:am|is|are))\s+(?:in|at)\s+(?!${WEEKLY_PLACE})[^.;!?]{1,40}?\bfrom\s+$`, 'i');
+/**
+ * A stay or a state told in the present just before weekdays ("I'm on holiday Monday to Friday", "I'm in Leeds Friday to
+ * Sunday", "I'm busy / free / on leave Monday to Wednesday", "We're closed Monday to Wednesday for the holidays"): one
+ * stretch, as `STAY_FROM` is (rules 114 after review, H2: they had no day at all). Not at a place of every week ("I'm in
+ * the office Monday to Friday").
+ */
+const STAY_BEFORE = new RegExp(String.raw`(?:['’]m|['’]s|['’]re|\b(?:am|is|are))\s+(?:(?:in|on|at)\s+(?!${WEEKLY_PLACE})[^.;!?,]{1,40}?|busy|free|closed|booked\s+up|fully\s+booked|unavailable)\s+$`, 'i');
+/**
+ * A week's schedule over weekdays said ahead ("I work Monday to Friday", "the shop opens Mon–Sat", "I play football Monday
+ * to Friday", "I'm in the office Monday to Friday", "I used to work…"): no one day named (rules 114 after review, H2; other
+ * weekdays not one stretch keep their first day, as before rules 114: "I have exams Monday to Friday").
+ */
+const WEEK_SCHEDULE = new RegExp(String.raw`\b(?:work|works|open|opens|play|plays|train|trains|teach|teaches|study|studies|swim|swims|commute|commutes|lectures?|shifts?|(?:have|has)\s+(?:the\s+)?kids|used\s+to)\b|\b(?:in|at)\s+${WEEKLY_PLACE}`, 'i');
 /** A week's schedule said of a stay ("from Monday to Friday every week", "…, as usual"; after review, H4). */
 const WEEKLY_SAID = /\b(?:every|each)\s+(?:single\s+)?(?:week|weekend)\b|\bas\s+(?:usual|always|normal)\b/i;
 /** Two hours with a dash between ("9–5", "9am-5pm", "2 - 1"): a range of hours, never of days (rules 111 after review, M2). */
@@ -124,7 +139,7 @@ const NOW_AFTER_DAY = /(?<=\b(?:mon|tues|wednes|thurs|fri|satur|sun)day)(\s+)now
  * A verb of saying, then what is or will be ("Jo said the movie is", "she told me it's", "he mentioned the party will be";
  * rules 112): a time after it is told as to come, though the sentence is told as past.
  */
-const REPORTED_AHEAD = /\b(?:said|says|told\s+(?:me|us|you|him|her|them)|mentioned|texted|wrote|confirmed)\s+(?:that\s+)?[^.;!?]{0,40}?(?:\b(?:is|are|will)\b|['’](?:s|re|ll)\b)(?:(?!\b(?:and|but|because|cause|so|then)\b)[^.;!?,])*$/i;
+const REPORTED_AHEAD = /\b(?:said|says|told\s+(?:me|us|you|him|her|them)|mentioned|texted|wrote|confirmed)\s+(?:that\s+)?[^.;!?]{0,40}?(?:\b(?:is|are|will)\b|['’](?:s|re|ll)\b|\bwould\b(?!\s+have\b)|['’]d\s+(?!(?:been|had|have|gone|done|\w+ed)\b))(?:(?!\b(?:and|but|because|cause|so|then)\b)[^.;!?,])*$/i;
 /** A weekday said in reported speech of what is or will be ("Jo said she's coming on Friday at 6"), not "since / until" it. */
 function reportedDay(text: string, r: chrono.ParsedResult): boolean {
   const before = text.slice(0, r.index);
@@ -244,7 +259,13 @@ const FUTURE_SAID = /\b(?:will|going\s+to|gonna)\b|['’]ll\b/i;
  * under way ("I'm away between the 5th and the 10th" said on the 7th) is this month's (rules 111), not the next's.
  */
 function ordinalRange(text: string, ordinal: { phrase: string; date: string; index: number; back: boolean }, found: FoundDate, refIso: string): FoundDate[] {
-  const last = ORDINAL_RANGE_END.exec(text.slice(ordinal.index + ordinal.phrase.length));
+  const after = text.slice(ordinal.index + ordinal.phrase.length);
+  let last = ORDINAL_RANGE_END.exec(after);
+  // "from the 1st to the 3rd may be longer", "the 2nd to the 5th march on": lower-case "may" / "march" is the month only
+  // with "of" before it or the clause ending after it (rules 114 after review, M3).
+  if (last?.[3] && /^(?:may|march)$/.test(last[3]) && !/\sof\s+\S+$/i.test(last[0]) && !/^\s*(?:[.,;:!?]|$)/.test(after.slice(last[0].length))) {
+    last = ORDINAL_RANGE_DAY.exec(after);
+  }
   // "between" before "and"; "from", or the day alone ("visiting the 20th to the 27th"), before "to / till / through".
   const lead = /\bbetween\s+$/i.test(text.slice(0, ordinal.index)) || /^from\s/i.test(ordinal.phrase)
     || (last?.[1]?.toLowerCase() !== 'and' && /^the\s/i.test(ordinal.phrase));
@@ -638,9 +659,10 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     if (clock && !back && BARE_HOUR_ALONE.test(phrase.trim()) && date === addDays(dayStart, 1) && `${dayStart}T${clock}` > refIso.slice(0, 16)) date = dayStart;
     const movedFrom = movedTo.includes(r.index + said);
     const end = duration || week ? null : rangeEnd(r, text, date, back, dayStart);
-    // "I work Monday to Friday", "I work Monday-Friday": weekdays of a week's schedule, said ahead, name no one day (were
-    // "works on Monday 7 December"; rules 114, M7).
-    if (!end && !back && r.end && r.start.isCertain('weekday') && r.end.isCertain('weekday') && !r.start.isCertain('day') && !r.start.isCertain('month')) continue;
+    // "I work Monday to Friday", "I work Monday-Friday": weekdays of a week's schedule (`WEEK_SCHEDULE`, a habit), said
+    // ahead, name no one day (were "works on Monday 7 December"; rules 114, M7, after review H2).
+    if (!end && !back && r.end && r.start.isCertain('weekday') && r.end.isCertain('weekday') && !r.start.isCertain('day') && !r.start.isCertain('month')
+      && (WEEK_SCHEDULE.test(text) || HABITUAL.test(text) || WEEKLY_SAID.test(text))) continue;
     if (end) date = end.start;
     out.push({ phrase, date, duration, week: week && !duration, ...(since ? { since } : {}), ...(clock ? { clock } : {}), ...(movedFrom ? { movedFrom } : {}),
       ...(end ? { end: end.last } : {}) });
@@ -667,7 +689,8 @@ function rangeEnd(r: chrono.ParsedResult, text: string, date: string, back: bool
   const weekSaid = WEEK_SAID.exec(r.text) ?? WEEK_SAID.exec(before) ?? WEEK_SAID.exec(clauseAround(text, r.index));
   const pastStretch = /^last$/i.test(weekSaid?.[1] ?? '') && before.trim() !== '' && toldAsPast(clauseAround(before, before.length - 1));
   // A stay booked "from" one day to another ("I booked the cabin from Friday to Sunday"; `bookedFor`) is one too (rules 114, M4).
-  const stretch = ONE_STRETCH.test(text) || pastStretch || STAY_FROM.test(text.slice(0, r.index)) || bookedFor(text, r.index, r.text);
+  const stretch = ONE_STRETCH.test(text) || pastStretch || STAY_FROM.test(text.slice(0, r.index)) || STAY_BEFORE.test(text.slice(0, r.index))
+    || bookedFor(text, r.index, r.text);
   if (!r.start.isCertain('month') && (!stretch || HABITUAL.test(text) || WEEKLY_SAID.test(text))) return null;
   // "Next week I'm off Monday to Wednesday", "I'm off Monday to Wednesday next week" (chrono reads it whole, rules 111):
   // weekdays alone with "next week" said with them, before them or in their clause are next week's (`weekdayOfNextWeek`),

@@ -112,8 +112,11 @@ const BARE_YEAR = /\b(?:in|during|since|of|by|for|before|after|until|till|from)\
 const BETWEEN = /\bbetween\s+([^?!.,]+?)\s+and\s+([^?!.,]+?)(?=\s*(?:[?!.,]|$))/gi;
 /** "from last March to last May", "from last March to June": one span, as "between … and …" is (rules 114, M3). */
 const FROM_LAST_TO = /\bfrom\s+((?:last|past)\s+[a-z]+)\s+(?:to|until|till|through|thru)\s+([^?!.,]+?)(?=\s*(?:[?!.,]|$))/gi;
-/** "the week before last": the calendar week before last week (rules 114, M7); chrono reads none. */
-const WEEK_BEFORE_LAST = /\bthe\s+week\s+before\s+last\b/gi;
+/**
+ * "the week before last": the calendar week before last week (rules 114, M7); chrono reads none. Not "the week before last
+ * Christmas / month's trip / year's" (after review, M1).
+ */
+const WEEK_BEFORE_LAST = new RegExp(String.raw`\bthe\s+week\s+before\s+last\b(?!['’]s|\s+(?:year|month|week|weekend|christmas|easter|${WEEKDAYS.join('|')}|${MONTHS_SAID.join('|')})\b)`, 'gi');
 /**
  * A season with a year or anchored to now ("the summer of 2025", "winter 2023", "last summer", "this
  * spring"), chrono knowing none: meteorological seasons of the northern hemisphere (winter is December
@@ -136,6 +139,8 @@ function lowerMonth(question: string, index: number, length: number): boolean {
 }
 /** "last May" as the whole of one side of "between … and …" (rules 112): a month in any case there. */
 const LAST_MONTH_ALONE = new RegExp(String.raw`^(?:last|past)\s+(${MONTHS_SAID.map((m) => `(${m})`).join('|')})$`, 'i');
+/** A month's name alone as the second side of "between last March and June" (rules 114 after review, H1). */
+const MONTH_ALONE = new RegExp(String.raw`^(?:${MONTHS_SAID.join('|')})$`, 'i');
 
 /** [start, end) of the latest month `month` (0-based) before the one holding `now`: "last May". */
 function latestMonth(month: number, now: Date): [number, number] {
@@ -215,8 +220,18 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
     // (rules 114, M3: "June" was read from now, next year's).
     const lastFirst = LAST_MONTH_ALONE.test((match[1] as string).trim());
     const start = lastFirst ? period(match[1] as string, now) : null;
-    // The second time first: it carries the year the first may leave out ("between March and June 2024").
-    const last = period(match[2] as string, start && !LAST_MONTH_ALONE.test((match[2] as string).trim()) ? new Date(start[0]) : now);
+    // The second time first: it carries the year the first may leave out ("between March and June 2024"). After "last
+    // March" only a month's bare name is read from it ("between last March and now / today / this week" runs to now;
+    // rules 114 after review, H1), the next such month after it, or today where that is still to come ("between last June
+    // and March" asked in December: June 2026 to now, not March 2026 before it; after review, M2).
+    const bare = start && MONTH_ALONE.test((match[2] as string).trim());
+    let last = period(match[2] as string, bare ? new Date(start[0]) : now);
+    if (bare && last && start && last[0] < start[0]) {
+      const at = new Date(last[0]);
+      last = [Date.UTC(at.getUTCFullYear() + 1, at.getUTCMonth(), 1), Date.UTC(at.getUTCFullYear() + 1, at.getUTCMonth() + 1, 1)];
+      // Still to come ("between last June and March", asked in December): the span runs to the end of today.
+      if (last[0] > now.getTime()) last = [last[0], Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)];
+    }
     // "between last month and last May": a second side of its own ("last May") lends the first no year; read from now
     // (rules 112 after review, H2).
     const first = start ?? (last ? period(match[1] as string, LAST_MONTH_ALONE.test((match[2] as string).trim()) ? now : new Date(last[0])) : null);

@@ -117,3 +117,60 @@ describe('rules 114: dashed weekdays at a sentence\'s end, weekdays listed with 
     assert.deepEqual(ranges('I was off Monday to Wednesday last week.'), [['2026-11-30', '2026-12-02']]);
   });
 });
+
+describe('rules 114 after review', () => {
+  test('H2: a stay or state told in the present over weekdays is one stretch with its end, not a week\'s schedule', async () => {
+    // Before the fix: no date at all (on main the first day only, no end).
+    for (const [s, first, last] of [["I'm on holiday Monday to Friday.", '2026-12-07', '2026-12-11'],
+      ["I'm in Leeds Monday to Friday for a conference.", '2026-12-07', '2026-12-11'],
+      ["We're in Spain Monday to Friday.", '2026-12-07', '2026-12-11'],
+      ["i'm on holiday monday to friday", '2026-12-07', '2026-12-11'],
+      ["I'm on leave Monday to Wednesday.", '2026-12-07', '2026-12-09'],
+      ["I'm busy Monday to Wednesday.", '2026-12-07', '2026-12-09'],
+      ["I'm free Tuesday to Thursday.", '2026-12-08', '2026-12-10'],
+      ["I'm in Leeds Tuesday to Thursday.", '2026-12-08', '2026-12-10'],
+      ["I'm in Leeds Friday to Sunday.", '2026-12-11', '2026-12-13'],
+      ["We're closed Monday to Wednesday for the holidays.", '2026-12-07', '2026-12-09']] as const) {
+      assert.deepEqual(ranges(s)[0], [first, last], s);
+      const facts = await read(s);
+      assert.ok(facts.some(([, ev]) => ev === first), `${s}: ${JSON.stringify(facts)}`);
+    }
+    // A day still, as on main: "I have exams Monday to Friday".
+    assert.ok((await read('I have exams Monday to Friday.')).some(([, ev]) => ev === '2026-12-07'));
+    // Still a week's schedule, no day: work, opening hours, a place of every week, a habit.
+    for (const s of ['I work Monday to Friday.', 'The shop is open Mon–Sat.', "I'm in the office Monday to Friday.",
+      'I usually swim Monday to Friday.', 'I play football Monday to Friday.']) {
+      assert.deepEqual(ranges(s), [], s);
+    }
+  });
+
+  test('M4: "My mum is visiting Monday to Wednesday" is a visit, no profile of mum', async () => {
+    // Before the fix: also the profile "mum=visiting Monday to Wednesday".
+    const facts = await factsSaid('My mum is visiting Monday to Wednesday.', MONDAY, MARIA, JO);
+    assert.ok(facts.length > 0 && facts.every((f) => !f.slot), JSON.stringify(facts));
+    assert.deepEqual(ranges('My mum is visiting Monday to Wednesday.'), [['2026-12-07', '2026-12-09']]);
+  });
+
+  test('H3: a promise reported as past ("A couple of days ago I said I\'d …on Friday") is the coming Friday', async () => {
+    // Before the fix: Friday 4 December (on main no fact for "A couple of days ago…", and 4 December after "Yesterday").
+    for (const s of ["A couple of days ago I said I'd call Tom on Friday.", "A couple of days ago I told you I'd be in Leeds on Friday.",
+      "Yesterday I said I'd call Tom on Friday."]) {
+      const facts = await read(s);
+      // Dated by the saying (ev), the promise's day in the words.
+      assert.ok(facts.length > 0 && facts.every(([c, ev]) => /on Friday 11 December 2026/.test(c) && ev !== '2026-12-04'), `${s}: ${JSON.stringify(facts)}`);
+    }
+    // Told as past, not a promise: still behind.
+    assert.deepEqual(findDates('Yesterday I said I called Tom on Friday.', MONDAY).map((d) => d.date), ['2026-12-06', '2026-12-04']);
+  });
+
+  test('M3: lower-case "may" / "march" after an ordinal range is a verb, not the month', () => {
+    // Before the fix: May 2027 and March 2027.
+    assert.deepEqual(ranges("I'm away from the 1st to the 3rd may be longer.")[0], ['2027-01-01', '2027-01-03']);
+    assert.deepEqual(ranges('The 20th to the 22nd may work for us.')[0], ['2026-12-20', '2026-12-22']);
+    assert.deepEqual(ranges("I'm off from the 2nd to the 5th march on then.")[0], ['2027-01-02', '2027-01-05']);
+    // The month still: with "of", capitalised, or at the end.
+    assert.deepEqual(ranges("I'm away from the 1st to the 3rd of may.")[0], ['2027-05-01', '2027-05-03']);
+    assert.deepEqual(ranges("I'm away from the 1st to the 3rd May, I think.")[0], ['2027-05-01', '2027-05-03']);
+    assert.deepEqual(ranges("I'm away from the 1st to the 3rd may.")[0], ['2027-05-01', '2027-05-03']);
+  });
+});

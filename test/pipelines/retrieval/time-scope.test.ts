@@ -278,3 +278,33 @@ describe('one span from "last March" to a month, the week before last (rules 114
     assert.deepEqual(timeScope('What did Ana do last week?', DECEMBER, NO_SLACK)?.periods, [days('2026-11-30', '2026-12-07')]);
   });
 });
+
+describe('"last March" with "now", a bare month after it, "the week before last …" (rules 114 after review)', () => {
+  test('H1: "between last March and now / today", "from last March to now" run from 1 March to now', () => {
+    // Before the fix: 1 to 2 March 2026 ("now" read from 1 March).
+    for (const q of ['What did I do between last March and now?', 'What did I do between last March and today?',
+      'What did I do from last March to now?', 'What did I do from last March until today?']) {
+      const p = timeScope(q, DECEMBER, NO_SLACK)?.periods;
+      assert.equal(p?.length, 1, q);
+      assert.equal(p![0]!.since, '2026-03-01T00:00:00.000Z', q);
+      assert.ok(p![0]!.until >= '2026-12-07T10:00:00.000Z', `${q}: ${JSON.stringify(p)}`);
+    }
+  });
+
+  test('M2: "between last June and March" is one span, from June 2026 to now (the March after it is still to come)', () => {
+    // Before the fix: last June and March of every year apart (11 periods).
+    assert.deepEqual(timeScope('What did I do between last June and March?', DECEMBER, NO_SLACK)?.periods, [days('2026-06-01', '2026-12-08')]);
+    // A month after it gone by: to its end ("between last March and June": March to June 2026).
+    assert.deepEqual(timeScope('What did I do between last March and June?', DECEMBER, NO_SLACK)?.periods, [days('2026-03-01', '2026-07-01')]);
+  });
+
+  test('M1: "the week before last Christmas / month\'s / year\'s" is not the week before last week', () => {
+    // Before the fix: 23 to 30 November for each.
+    for (const q of ['What happened the week before last Christmas?', "What happened the week before last month's trip?",
+      "What happened the week before last year's trip?"]) {
+      const s = timeScope(q, DECEMBER, NO_SLACK);
+      assert.ok(!(s?.expressions ?? []).includes('the week before last'), `${q}: ${JSON.stringify(s?.expressions)}`);
+      assert.ok(!(s?.periods ?? []).some((p) => p.since === '2026-11-23T00:00:00.000Z'), `${q}: ${JSON.stringify(s?.periods)}`);
+    }
+  });
+});
