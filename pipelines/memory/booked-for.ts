@@ -9,6 +9,7 @@ import { BOOKING_NOUNS, HOUR_SAID, saysClock } from './clock-time.js';
 import { clauseAround, toldAsPast } from './told-tense.js';
 import { MONTH_DATE_SAID, WEEKDAY_NAME } from './months.js';
 import { PAST_TIME } from './spoken-clauses.js';
+import { COUNT } from './spans.js';
 
 /** Verbs that fix a time for something, in any form ("booked", "have reserved", "I'd arranged"). */
 const BOOKING_VERB = /\b(?:book(?:s|ed|ing)?|reserv(?:e|es|ed|ing)|schedul(?:e|es|ed|ing)|re-?schedul(?:e|es|ed|ing)|plann?(?:ed|ing)?|arrang(?:e|es|ed|ing)|organi[sz](?:e|es|ed|ing)|order(?:s|ed|ing)?|pencil(?:l?ed|l?ing)?|invit(?:e|es|ed|ing)|set\s+(?:it|that|this|them|one|something)?\s*up|sort(?:ed)?\s+out)\b/i;
@@ -73,9 +74,11 @@ const TIME_BACK = new RegExp(String.raw`\b(?:(?!this\s)(?:${PAST_TIME})|last\s+t
 /**
  * The day before today, told of the act ("Yesterday I booked a table on Friday at 8pm", "last night I reserved a room…";
  * rules 110; "two days ago", "a few days ago", "the day before yesterday": rules 112): a slot booked then with a weekday of
- * its own is no day before it, so the weekday's slot lies ahead.
+ * its own is no day before it, so the weekday's slot lies ahead. Counted as every span is (spans.ts `COUNT`: "10 days
+ * ago", "ten days ago", "a couple of days ago"; rules 114, M6).
  */
-const ACT_DAY_BEFORE = /\b(?:(?:the\s+day\s+before\s+)?yesterday(?:\s+(?:morning|afternoon|evening|night))?|last\s+night|(?:a|one|two|three|four|five|six|\d|a\s+few|a\s+couple\s+of|couple\s+of|few)\s+days?\s+ago)\b/gi;
+const ACT_DAY_BEFORE = new RegExp(String.raw`\b(?:(?:the\s+day\s+before\s+)?yesterday(?:\s+(?:morning|afternoon|evening|night))?|last\s+night`
+  + String.raw`|(?:${COUNT}|(?:a\s+)?couple(?:\s+of)?|few)\s+days?\s+ago)\b`, 'gi');
 /** An hour of the clock between "at" or "for" and the weekday ("at half past 7 on Friday", "at nine thirty on Friday"; rules 110). */
 const HOUR_BEFORE = new RegExp(String.raw`\b(?:at|for)\s+${HOUR_SAID}\s+$`, 'i');
 /** Where the words said with a weekday end: "for" (another day or thing), a clause's punctuation or joining word. */
@@ -139,7 +142,8 @@ function slotGone(text: string): boolean {
  */
 export function bookedFor(text: string, index: number, phrase: string): boolean {
   if (bookedSlot(text, index, phrase)) return true;
-  if (!A_DAY.test(phrase.trim())) return false;
+  // "from the 20th to the 22nd" as a range's whole phrase (state-end.ts reads it so; rules 114, M4): its first day.
+  if (!A_DAY.test(phrase.trim().replace(/^from\s+/i, ''))) return false;
   const before = text.slice(0, index);
   // "to Tuesday's class": a thing of that day, no day a move is to (rules 74).
   const possessive = /^['’]s\b/.test(text.slice(index + phrase.length));

@@ -21,7 +21,8 @@ import { DELIVERY_SLOT, deliveryTo } from './delivery-address.js';
 import { homeAddress } from './home-address.js';
 import { isCalendarWord } from '../speaker/calendar-words.js';
 import { RELATION_ROLES, isApposedName, isDaySaid } from './relation-apposition.js';
-import { MONTH_NAME, WEEKDAY_NAME } from './months.js';
+import { MONTH_NAME, WEEKDAY_DASH, WEEKDAY_NAME } from './months.js';
+import { COUNT as SPAN_COUNT } from './spans.js';
 
 /** One sentence and who is speaking to whom. */
 export interface RuleContext {
@@ -432,8 +433,14 @@ function namedArrangement(sentence: string): boolean {
 /** The listener's booking told them: "you are booked with Dr. Patel…", "you're booked in for…", "you're now confirmed…". */
 const LISTENER_BOOKED = new RegExp(String.raw`${ARRANGEMENT_LEAD.source.slice(1)}you(?:['’]re|\s+are)\s+(?:now\s+|all\s+)?(?:booked|scheduled|confirmed|registered)\b`, 'i');
 
-/** A time said before the subject: "Tomorrow morning I'm at the hospital", "On Friday, we…". */
-const TIME_LEAD = String.raw`(?:(?:tomorrow|today|tonight|yesterday|(?:on|this|next|last)\s+\w+)(?:\s+(?:morning|afternoon|evening|night))?,?\s+)?`;
+/**
+ * A time said before the subject: "Tomorrow morning I'm at the hospital", "On Friday, we…", "A couple of days ago I…"
+ * (counted as every span is, spans.ts `COUNT`; rules 114, M6: "a couple of days" was read as a subject of its own).
+ */
+const TIME_LEAD = String.raw`(?:(?:tomorrow|today|tonight|yesterday|(?:on|this|next|last)\s+\w+|${SPAN_COUNT}\s+(?:days?|weeks?|months?|years?)\s+ago)`
+  + String.raw`(?:\s+(?:morning|afternoon|evening|night))?,?\s+)?`;
+/** A range of weekdays with a dash ("Mon-Wed", "Monday–Wednesday"; months.ts `WEEKDAY_DASH`). */
+const DASHED_WEEKDAYS = new RegExp(WEEKDAY_DASH, 'gi');
 const LEAD = String.raw`^(?:(?:oh|ah|well|okay|ok|sure|yes|yeah|right|thanks|thank you)[,!.]?\s+)*`;
 /**
  * Said to keep the talk going, about nothing of its own: sympathy or gladness about what was just said ("I'm
@@ -545,7 +552,8 @@ export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
   const intro = introductionOf(c.sentence);
   // "…, could it be Thursday?": the statement before a question tagged on.
   const rest = withoutIntroduction(c.sentence).replace(/^(.{12,}?),\s*(?:could|can|would|will|shall|is|does|do|how about|what about)\b[^,]*\?$/i, '$1');
-  const restWords = rest.split(/\s+/).filter(Boolean).length;
+  // "I'm off Mon-Wed.": a dashed range of weekdays is three words, as "Monday to Wednesday" is (rules 114, M7).
+  const restWords = rest.replace(DASHED_WEEKDAYS, (m) => m.replace(/\s*[-–]\s*/, ' - ')).split(/\s+/).filter(Boolean).length;
   // "Maybe we should rent a van": a proposal, said as one.
   const firstPersonRest = new RegExp(String.raw`^(?:(?:well|so|yeah|oh|actually|and|but|maybe|perhaps|also|anyway|heads up|by the way|btw|just so you know|fyi),?\s+)*${TIME_LEAD}(?:I|my|we|our)\b`, 'i').test(rest);
   if ((out.filter((f) => f.slot !== 'name').length === 0 || (onlyRelations && words >= 5)) && firstPersonRest

@@ -9,6 +9,8 @@ export const MONTH_NAMES: readonly string[] = ['January', 'February', 'March', '
 
 /** The days of the week as a pattern's alternative, lower case ("monday" … "sunday"), for every rule that names one. */
 export const WEEKDAY_NAME = String.raw`(?:mon|tues|wednes|thurs|fri|satur|sun)day`;
+/** A dash between weekdays or their short forms ("Monday-Wednesday", "Mon–Wed"; rules 112), as a pattern's words. */
+export const WEEKDAY_DASH = String.raw`\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*[-–]\s*(?:mon|tue|wed|thu|fri|sat|sun)`;
 /** The months' names as a pattern's words, lower case ("january|february|…|december"); a flag `i` reads any case. */
 export const MONTH_NAME = MONTH_NAMES.map((m) => m.toLowerCase()).join('|');
 

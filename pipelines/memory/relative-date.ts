@@ -91,20 +91,17 @@ const LASTS = /^last(?:s|ed|ing)$/i;
 export const LASTS_UNTIL = /\blast(?:s|ed|ing)(?=\s+(?:until|till|til|through|thru)\b)/gi;
 /**
  * A range of days of the month ("between the 20th and the 27th", "from the 3rd to the 10th"; rules 108): the words after
- * the first day (`ordinalDay`) that name the last.
+ * the first day (`ordinalDay`) that name the last, with the month of both where its name follows ("from the 2nd to the
+ * 5th of January", "the 20th to the 22nd January"; rules 114, M5, M8). Not "of" something else ("the 5th of the month").
  */
-const ORDINAL_RANGE_END = new RegExp(String.raw`^\s+(and|to|until|till|through|-)\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b|\s+(?:${MONTH_SAID}|${MONTH_SHORT})\b)`, 'i');
+const ORDINAL_RANGE_DAY = /^\s+(and|to|until|till|through|-)\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b/i;
+const ORDINAL_RANGE_END = new RegExp(String.raw`^\s+(and|to|until|till|through|-)\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b`
+  + String.raw`(?:(?:\s+of)?\s+(${MONTH_SAID})\b|(?!\s+of\b|\s+(?:${MONTH_SAID}|${MONTH_SHORT})\b))`, 'i');
 /**
  * "next week" (rules 108, review H3), "last week" (rules 112): weekdays of a range said with it are that week's ("I was off
  * Monday to Wednesday last week": 30 November to 2 December, said on 7 December).
  */
 const WEEK_SAID = /\b(next|last)\s+week\b/i;
-/**
- * A clause told as past before weekdays said with "last week" ("I was off Monday to Wednesday last week", "Last week I
- * took Monday to Wednesday off"): one stretch of last week's, as `ONE_STRETCH` is of one to come (rules 112). Not "I work
- * Monday to Friday, last week I was sick", "I play football Monday to Friday": a week's schedule (after review, H3).
- */
-const PAST_BEFORE = /\b(?:was|were|had|did|took|went|got|spent|stayed|\w{2,}ed)\b/i;
 /**
  * Weekdays said as one stretch of days, not a weekly schedule ("My mum is visiting from Monday to Wednesday", "I'll be
  * away Monday to Friday", "next Monday to Wednesday"; not "I work Monday to Friday", "the shop is open Monday to
@@ -116,7 +113,21 @@ const ONE_STRETCH = /\b(?:this|next|coming|will|going\s+to|gonna)\b|['’]ll\b|(
  * `ONE_STRETCH` is. Not without "from" ("I'm in the office Monday to Friday": a week's schedule), nor at a place of every
  * week ("in the office", "at work / school / the gym / home": after review, H4; "every week", "as usual": `WEEKLY_SAID`).
  */
-const STAY_FROM = /(?:['’]m|['’]s|['’]re|\b(?:am|is|are))\s+(?:in|at)\s+(?!(?:the\s+)?(?:office|work|school|college|uni|university|nursery|gym|home|church|class|lessons?|practice|training)\b)[^.;!?]{1,40}?\bfrom\s+$/i;
+const WEEKLY_PLACE = String.raw`(?:the\s+)?(?:office|work|school|college|uni|university|nursery|gym|home|church|class|lessons?|practice|training)\b`;
+const STAY_FROM = new RegExp(String.raw`(?:['’]m|['’]s|['’]re|\b(?:am|is|are))\s+(?:in|at)\s+(?!${WEEKLY_PLACE})[^.;!?]{1,40}?\bfrom\s+$`, 'i');
+/**
+ * A stay or a state told in the present just before weekdays ("I'm on holiday Monday to Friday", "I'm in Leeds Friday to
+ * Sunday", "I'm busy / free / on leave Monday to Wednesday", "We're closed Monday to Wednesday for the holidays"): one
+ * stretch, as `STAY_FROM` is (rules 114 after review, H2: they had no day at all). Not at a place of every week ("I'm in
+ * the office Monday to Friday").
+ */
+const STAY_BEFORE = new RegExp(String.raw`(?:['’]m|['’]s|['’]re|\b(?:am|is|are))\s+(?:(?:in|on|at)\s+(?!${WEEKLY_PLACE})[^.;!?,]{1,40}?|busy|free|closed|booked\s+up|fully\s+booked|unavailable)\s+$`, 'i');
+/**
+ * A week's schedule over weekdays said ahead ("I work Monday to Friday", "the shop opens Mon–Sat", "I play football Monday
+ * to Friday", "I'm in the office Monday to Friday", "I used to work…"): no one day named (rules 114 after review, H2; other
+ * weekdays not one stretch keep their first day, as before rules 114: "I have exams Monday to Friday").
+ */
+const WEEK_SCHEDULE = new RegExp(String.raw`\b(?:work|works|open|opens|play|plays|train|trains|teach|teaches|study|studies|swim|swims|commute|commutes|lectures?|shifts?|(?:have|has)\s+(?:the\s+)?kids|used\s+to)\b|\b(?:in|at)\s+${WEEKLY_PLACE}`, 'i');
 /** A week's schedule said of a stay ("from Monday to Friday every week", "…, as usual"; after review, H4). */
 const WEEKLY_SAID = /\b(?:every|each)\s+(?:single\s+)?(?:week|weekend)\b|\bas\s+(?:usual|always|normal)\b/i;
 /** Two hours with a dash between ("9–5", "9am-5pm", "2 - 1"): a range of hours, never of days (rules 111 after review, M2). */
@@ -128,7 +139,7 @@ const NOW_AFTER_DAY = /(?<=\b(?:mon|tues|wednes|thurs|fri|satur|sun)day)(\s+)now
  * A verb of saying, then what is or will be ("Jo said the movie is", "she told me it's", "he mentioned the party will be";
  * rules 112): a time after it is told as to come, though the sentence is told as past.
  */
-const REPORTED_AHEAD = /\b(?:said|says|told\s+(?:me|us|you|him|her|them)|mentioned|texted|wrote|confirmed)\s+(?:that\s+)?[^.;!?]{0,40}?(?:\b(?:is|are|will)\b|['’](?:s|re|ll)\b)(?:(?!\b(?:and|but|because|cause|so|then)\b)[^.;!?,])*$/i;
+const REPORTED_AHEAD = /\b(?:said|says|told\s+(?:me|us|you|him|her|them)|mentioned|texted|wrote|confirmed)\s+(?:that\s+)?[^.;!?]{0,40}?(?:\b(?:is|are|will)\b|['’](?:s|re|ll)\b|\bwould\b(?!\s+have\b)|['’]d\s+(?!(?:been|had|have|gone|done|\w+ed)\b))(?:(?!\b(?:and|but|because|cause|so|then)\b)[^.;!?,])*$/i;
 /** A weekday said in reported speech of what is or will be ("Jo said she's coming on Friday at 6"), not "since / until" it. */
 function reportedDay(text: string, r: chrono.ParsedResult): boolean {
   const before = text.slice(0, r.index);
@@ -208,7 +219,7 @@ const ORDINAL_DAY = /\b(?:(?:on|by|until|till|from)\s+)?(?:(?:mon|tues|wednes|th
  * The date a bare day of the month names: that day of this month, or of the next when it has passed
  * (of the previous one when the sentence looks back).
  */
-export function ordinalDay(text: string, refIso: string): { phrase: string; date: string; index: number } | null {
+export function ordinalDay(text: string, refIso: string): { phrase: string; date: string; index: number; back: boolean } | null {
   const m = ORDINAL_DAY.exec(text);
   const day = Number(m?.[1]);
   if (!m || day < 1 || day > 31) return null;
@@ -224,7 +235,7 @@ export function ordinalDay(text: string, refIso: string): { phrase: string; date
   const date = new Date(Date.UTC(y, month, day));
   // "the 31st" in a month of 30 days names no day of it.
   if (date.getUTCDate() !== day) return null;
-  return { phrase: m[0], date: date.toISOString().slice(0, 10), index: m.index };
+  return { phrase: m[0], date: date.toISOString().slice(0, 10), index: m.index, back };
 }
 
 /** What is moved: "it", "that", or a thing with its determiner ("the meeting", "my repair"). */
@@ -247,15 +258,22 @@ const FUTURE_SAID = /\b(?:will|going\s+to|gonna)\b|['’]ll\b/i;
  * ("push it from the 20th to the 22nd"; rules 111), the day moved to, a date of its own, the first `movedFrom`. A range
  * under way ("I'm away between the 5th and the 10th" said on the 7th) is this month's (rules 111), not the next's.
  */
-function ordinalRange(text: string, ordinal: { phrase: string; date: string; index: number }, found: FoundDate, refIso: string): FoundDate[] {
-  const last = ORDINAL_RANGE_END.exec(text.slice(ordinal.index + ordinal.phrase.length));
+function ordinalRange(text: string, ordinal: { phrase: string; date: string; index: number; back: boolean }, found: FoundDate, refIso: string): FoundDate[] {
+  const after = text.slice(ordinal.index + ordinal.phrase.length);
+  let last = ORDINAL_RANGE_END.exec(after);
+  // "from the 1st to the 3rd may be longer", "the 2nd to the 5th march on": lower-case "may" / "march" is the month only
+  // with "of" before it or the clause ending after it (rules 114 after review, M3).
+  if (last?.[3] && /^(?:may|march)$/.test(last[3]) && !/\sof\s+\S+$/i.test(last[0]) && !/^\s*(?:[.,;:!?]|$)/.test(after.slice(last[0].length))) {
+    last = ORDINAL_RANGE_DAY.exec(after);
+  }
   // "between" before "and"; "from", or the day alone ("visiting the 20th to the 27th"), before "to / till / through".
   const lead = /\bbetween\s+$/i.test(text.slice(0, ordinal.index)) || /^from\s/i.test(ordinal.phrase)
     || (last?.[1]?.toLowerCase() !== 'and' && /^the\s/i.test(ordinal.phrase));
   if (!last || !lead) return [];
   const [y, m, d] = ordinal.date.split('-').map(Number) as [number, number, number];
   const day = Number(last[2]);
-  const end = new Date(Date.UTC(y, day > d ? m - 1 : m, day));
+  const named = last[3] ? monthNamed(last[3], day, ordinal.back, refIso) : null;
+  const end = named ? new Date(Date.UTC(named.year, named.month, day)) : new Date(Date.UTC(y, day > d ? m - 1 : m, day));
   if (end.getUTCDate() !== day) return [];
   const move = /^from\s/i.test(ordinal.phrase) && /^to$/i.test(last[1]!) && MOVE_BEFORE.test(text.slice(0, ordinal.index));
   if (move) {
@@ -264,6 +282,12 @@ function ordinalRange(text: string, ordinal: { phrase: string; date: string; ind
   }
   found.phrase += last[0];
   found.end = end.toISOString().slice(0, 10);
+  if (named) {
+    // "from the 30th to the 2nd of January": the first day in the month before the last's.
+    const first = new Date(Date.UTC(named.year, named.month - (d > day ? 1 : 0), d));
+    found.date = first.toISOString().slice(0, 10);
+    return [];
+  }
   const today = refIso.slice(0, 10);
   const thisMonth = (date: string): string => `${today.slice(0, 7)}${date.slice(7)}`;
   // Rolled on to the next month by `ordinalDay` (the first day gone by), but the last still to come this month.
@@ -272,6 +296,20 @@ function ordinalRange(text: string, ordinal: { phrase: string; date: string; ind
     found.end = thisMonth(found.end);
   }
   return [];
+}
+
+/**
+ * The month (0–11) and year of the last day of an ordinal range said with its month's name (`name`: "from the 2nd to the
+ * 5th of January"; rules 114): told as past (`back`), the last such day not after today; else the next not before it, a
+ * range under way this month's ("from the 1st to the 10th of December" said on 7 December).
+ */
+function monthNamed(name: string, lastDay: number, back: boolean, refIso: string): { month: number; year: number } {
+  const month = MONTHS_SAID.findIndex((m) => new RegExp(`^(?:${m})$`, 'i').test(name));
+  const today = refIso.slice(0, 10);
+  const year = Number(today.slice(0, 4));
+  const iso = (y: number): string => `${y}-${String(month + 1).padStart(2, '0')}-${String(lastDay).padStart(2, '0')}`;
+  if (back) return { month, year: iso(year) <= today ? year : year - 1 };
+  return { month, year: iso(year) >= today ? year : year + 1 };
 }
 
 /** "last May", "next May": a month named with "last" or "next" and no day, which chrono does not read (rules 76). */
@@ -455,6 +493,9 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   const ordinal = ordinalDay(text, refIso);
   const ordinalFound: FoundDate | null = ordinal ? { phrase: ordinal.phrase, date: ordinal.date, duration: false, week: false } : null;
   if (ordinal && ordinalFound) out.push(ordinalFound, ...ordinalRange(text, ordinal, ordinalFound, refIso));
+  // Where the day of the month, or the range it begins, ends: chrono's reading of a day inside is none of its own ("from
+  // the 2nd to the 5th of January": "5th of January" is the range's last day; rules 114).
+  const ordinalEnd = ordinal ? ordinal.index + (ordinalFound?.end ? ordinalFound.phrase.length : ordinal.phrase.length) : 0;
   // "last May", "next May" (rules 76): chrono reads none.
   const months = lastOrNextMonths(text, refIso);
   for (const m of months) out.push({ phrase: m.phrase, date: m.date, duration: false, week: false });
@@ -545,7 +586,7 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     // "My weekend was great": after a possessive it is a thing of someone's, no date to write in.
     if (UNIT_AS_MODIFIER.test(phrase) && (POSSESSIVE_BEFORE.test(text.slice(0, r.index))
       || (DETERMINER_BEFORE.test(text.slice(0, r.index)) && NOUN_AFTER.test(text.slice(r.index + phrase.length))))) continue;
-    if (ordinal && r.index < ordinal.index + ordinal.phrase.length && r.index + r.text.length > ordinal.index) continue;
+    if (ordinal && r.index < ordinalEnd && r.index + r.text.length > ordinal.index) continue;
     if (claimed(r.index, r.text.length)) continue;
     // "the 12th at 3pm", "at 3pm on the 12th": a clock time next to a day of the month is that day's, not today's (rules 76).
     if (ordinal && ordinalFound && !r.start.isCertain('day') && !r.start.isCertain('weekday') && !r.start.isCertain('month')) {
@@ -635,6 +676,10 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     if (clock && !back && BARE_HOUR_ALONE.test(phrase.trim()) && date === addDays(dayStart, 1) && `${dayStart}T${clock}` > refIso.slice(0, 16)) date = dayStart;
     const movedFrom = movedTo.includes(r.index + said);
     const end = duration || week ? null : rangeEnd(r, text, date, back, dayStart);
+    // "I work Monday to Friday", "I work Monday-Friday": weekdays of a week's schedule (`WEEK_SCHEDULE`, a habit), said
+    // ahead, name no one day (were "works on Monday 7 December"; rules 114, M7, after review H2).
+    if (!end && !back && r.end && r.start.isCertain('weekday') && r.end.isCertain('weekday') && !r.start.isCertain('day') && !r.start.isCertain('month')
+      && (WEEK_SCHEDULE.test(text) || HABITUAL.test(text) || WEEKLY_SAID.test(text))) continue;
     if (end) date = end.start;
     out.push({ phrase, date, duration, week: week && !duration, ...(since ? { since } : {}), ...(clock ? { clock } : {}), ...(movedFrom ? { movedFrom } : {}),
       ...(end ? { end: end.last } : {}) });
@@ -653,11 +698,17 @@ function rangeEnd(r: chrono.ParsedResult, text: string, date: string, back: bool
   // "My shift is 9–5 tomorrow", "it finished 2 - 1 yesterday": hours (or a score) chrono read as a range, not of days (M2).
   if (r.start.isCertain('hour') && HOURS_DASH.test(r.text)) return null;
   // "I work Monday to Friday": weekdays alone in a habit or a present state are a week's schedule (`ONE_STRETCH`); with
-  // "last week" only after a clause told as past (`PAST_BEFORE`; after review, H3).
+  // "last week" one stretch of last week's after their own clause's words told as past ("I was off Monday to Wednesday last
+  // week", "Last week I took Monday to Wednesday off"; rules 112). Not "I work Monday to Friday, last week I was sick",
+  // "i play football monday to friday last week was fun" (after review, H3), nor "Last week was crazy, I need Monday to
+  // Wednesday off": the tense is the tagger's (told-tense.ts `toldAsPast`), not a word's "-ed" ("need", "feed"; rules 114, D3).
   const before = text.slice(0, r.index).split(/[.!?]/).pop() ?? '';
   const weekSaid = WEEK_SAID.exec(r.text) ?? WEEK_SAID.exec(before) ?? WEEK_SAID.exec(clauseAround(text, r.index));
-  const pastStretch = /^last$/i.test(weekSaid?.[1] ?? '') && PAST_BEFORE.test(before);
-  if (!r.start.isCertain('month') && (!(ONE_STRETCH.test(text) || pastStretch || STAY_FROM.test(text.slice(0, r.index))) || HABITUAL.test(text) || WEEKLY_SAID.test(text))) return null;
+  const pastStretch = /^last$/i.test(weekSaid?.[1] ?? '') && before.trim() !== '' && toldAsPast(clauseAround(before, before.length - 1));
+  // A stay booked "from" one day to another ("I booked the cabin from Friday to Sunday"; `bookedFor`) is one too (rules 114, M4).
+  const stretch = ONE_STRETCH.test(text) || pastStretch || STAY_FROM.test(text.slice(0, r.index)) || STAY_BEFORE.test(text.slice(0, r.index))
+    || bookedFor(text, r.index, r.text);
+  if (!r.start.isCertain('month') && (!stretch || HABITUAL.test(text) || WEEKLY_SAID.test(text))) return null;
   // "Next week I'm off Monday to Wednesday", "I'm off Monday to Wednesday next week" (chrono reads it whole, rules 111):
   // weekdays alone with "next week" said with them, before them or in their clause are next week's (`weekdayOfNextWeek`),
   // not chrono's coming ones, and with "last week" last week's (rules 112); "next / last week" said elsewhere leaves the

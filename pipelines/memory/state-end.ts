@@ -10,6 +10,7 @@ import { COUNTED, MAX_COUNT, UNTIL } from './spans.js';
 import { DAY_MS } from '../../graph/core/time.js';
 import { namedEnd } from './named-ends.js';
 import { weekdaysOfWeeks, withoutWeekdaysOfWeeks } from './weekday-of-week.js';
+import { WEEKDAY_DASH } from './months.js';
 
 const FOR_BEFORE = /\b(?:for|over)\s+(?:the\s+)?$/i;
 const UNTIL_ORDINAL = /\b(?:until|till|til)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b/i;
@@ -22,11 +23,9 @@ const NOT_A_STATE = /\b(?:will|'ll|going to|gonna|shall|did|was|were|had)\b/i;
 /** "for the rest of the month", "the rest of the week": chrono reads no date in them. */
 const REST_OF = new RegExp(String.raw`\b(?:the\s+)?rest\s+of\s+(?:the|this)\s+(week|month|year)\b|\b(?:${UNTIL}|to)\s+the\s+end\s+of\s+(?:the|this)\s+(week|month|year)\b`, 'i');
 
-/** A dash between weekdays or their short forms ("Monday-Wednesday", "Mon–Wed"; rules 112). */
-const WEEKDAY_DASH = String.raw`\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*[-–]\s*(?:mon|tue|wed|thu|fri|sat|sun)`;
 /**
  * A word a range of days is said with ("Dec 3 to Dec 10", "between the 20th and the 27th", "Dec 21 - Dec 28"), or a dash
- * between days ("14-18 December", "14–18 Dec"; rules 111) or weekdays ({@link WEEKDAY_DASH}): only then is one looked for.
+ * between days ("14-18 December", "14–18 Dec"; rules 111) or weekdays (months.ts `WEEKDAY_DASH`): only then is one looked for.
  */
 const RANGE_WORD = new RegExp(String.raw`\s(?:to|and|through|thru|till|until|-|–)\s|\d\s*[-–]\s*\d|${WEEKDAY_DASH}`, 'i');
 

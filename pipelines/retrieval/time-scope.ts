@@ -110,6 +110,13 @@ const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'frida
 const BARE_YEAR = /\b(?:in|during|since|of|by|for|before|after|until|till|from)\s+((?:19|20)\d\d)\b/gi;
 /** "between 2023 and 2024", "between March and June 2024": a span from the start of one time to the end of another. */
 const BETWEEN = /\bbetween\s+([^?!.,]+?)\s+and\s+([^?!.,]+?)(?=\s*(?:[?!.,]|$))/gi;
+/** "from last March to last May", "from last March to June": one span, as "between … and …" is (rules 114, M3). */
+const FROM_LAST_TO = /\bfrom\s+((?:last|past)\s+[a-z]+)\s+(?:to|until|till|through|thru)\s+([^?!.,]+?)(?=\s*(?:[?!.,]|$))/gi;
+/**
+ * "the week before last": the calendar week before last week (rules 114, M7); chrono reads none. Not "the week before last
+ * Christmas / month's trip / year's" (after review, M1).
+ */
+const WEEK_BEFORE_LAST = new RegExp(String.raw`\bthe\s+week\s+before\s+last\b(?!['’]s|\s+(?:year|month|week|weekend|christmas|easter|${WEEKDAYS.join('|')}|${MONTHS_SAID.join('|')})\b)`, 'gi');
 /**
  * A season with a year or anchored to now ("the summer of 2025", "winter 2023", "last summer", "this
  * spring"), chrono knowing none: meteorological seasons of the northern hemisphere (winter is December
@@ -132,6 +139,8 @@ function lowerMonth(question: string, index: number, length: number): boolean {
 }
 /** "last May" as the whole of one side of "between … and …" (rules 112): a month in any case there. */
 const LAST_MONTH_ALONE = new RegExp(String.raw`^(?:last|past)\s+(${MONTHS_SAID.map((m) => `(${m})`).join('|')})$`, 'i');
+/** A month's name alone as the second side of "between last March and June" (rules 114 after review, H1). */
+const MONTH_ALONE = new RegExp(String.raw`^(?:${MONTHS_SAID.join('|')})$`, 'i');
 
 /** [start, end) of the latest month `month` (0-based) before the one holding `now`: "last May". */
 function latestMonth(month: number, now: Date): [number, number] {
@@ -205,16 +214,40 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
     if (r.start.isCertain('month')) return [Date.UTC(y, m, 1), Date.UTC(y, m + 1, 1)];
     return null;
   };
-  for (const match of question.matchAll(BETWEEN)) {
-    // The second time first: it carries the year the first may leave out ("between March and June 2024").
-    const last = period(match[2] as string, now);
+  for (const match of [...question.matchAll(BETWEEN), ...question.matchAll(FROM_LAST_TO)]) {
+    if (!free(match.index, match.index + match[0].length)) continue;
+    // "between last March and June": a first side of its own ("last March") is read from now, and the second from it
+    // (rules 114, M3: "June" was read from now, next year's).
+    const lastFirst = LAST_MONTH_ALONE.test((match[1] as string).trim());
+    const start = lastFirst ? period(match[1] as string, now) : null;
+    // The second time first: it carries the year the first may leave out ("between March and June 2024"). After "last
+    // March" only a month's bare name is read from it ("between last March and now / today / this week" runs to now;
+    // rules 114 after review, H1), the next such month after it, or today where that is still to come ("between last June
+    // and March" asked in December: June 2026 to now, not March 2026 before it; after review, M2).
+    const bare = start && MONTH_ALONE.test((match[2] as string).trim());
+    let last = period(match[2] as string, bare ? new Date(start[0]) : now);
+    if (bare && last && start && last[0] < start[0]) {
+      const at = new Date(last[0]);
+      last = [Date.UTC(at.getUTCFullYear() + 1, at.getUTCMonth(), 1), Date.UTC(at.getUTCFullYear() + 1, at.getUTCMonth() + 1, 1)];
+      // Still to come ("between last June and March", asked in December): the span runs to the end of today.
+      if (last[0] > now.getTime()) last = [last[0], Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)];
+    }
     // "between last month and last May": a second side of its own ("last May") lends the first no year; read from now
     // (rules 112 after review, H2).
-    const first = last ? period(match[1] as string, LAST_MONTH_ALONE.test((match[2] as string).trim()) ? now : new Date(last[0])) : null;
+    const first = start ?? (last ? period(match[1] as string, LAST_MONTH_ALONE.test((match[2] as string).trim()) ? now : new Date(last[0])) : null);
     if (!first || !last || first[0] >= last[1]) continue;
     add(first[0], last[1]);
     // A span like a year: what held through most of it ("between 2025 and 2026", asked in March 2026: 2025 to now).
     windows.push({ since: new Date(first[0]).toISOString(), until: new Date(Math.min(last[1], Math.max(first[0], now.getTime()))).toISOString(), open: false });
+    expressions.push(match[0]);
+    taken.push([match.index, match.index + match[0].length]);
+    rest = rest.replace(match[0], ' ');
+  }
+  for (const match of question.matchAll(WEEK_BEFORE_LAST)) {
+    const monday = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - ((now.getUTCDay() + 6) % 7) - 14);
+    const lead = question.slice(0, match.index);
+    addRange(monday, monday + 7 * DAY_MS, lead, saidAt && (SAID_AT.test(lead) || (speechActs && speechActBefore(lead))));
+    addWindow(monday, monday + 7 * DAY_MS, lead);
     expressions.push(match[0]);
     taken.push([match.index, match.index + match[0].length]);
     rest = rest.replace(match[0], ' ');

@@ -251,3 +251,60 @@ describe('"between last month and last May" (rules 112 after review, H2)', () =>
     }
   });
 });
+
+describe('one span from "last March" to a month, the week before last (rules 114)', () => {
+  test('M3: "between last March and June", "from last March to last May" are one span of 2026', () => {
+    // On bc038ba3: March 2026 to July 2027 ("June" read from now); "from last March to last May" was March 2026 to now
+    // and May 2026, two ranges.
+    for (const [q, since, until] of [['What did Ana do between last March and June?', '2026-03-01', '2026-07-01'],
+      ['What did Ana do from last March to last May?', '2026-03-01', '2026-06-01'],
+      ['What did Ana do from last March to June?', '2026-03-01', '2026-07-01']] as const) {
+      const s = timeScope(q, DECEMBER, NO_SLACK);
+      assert.deepEqual(s?.periods, [days(since, until)], q);
+      assert.deepEqual(s?.windows, [{ ...days(since, until), open: false }], q);
+    }
+    // Still as they were: "between last March and last May", "since last May".
+    assert.deepEqual(timeScope('What did Ana do between last March and last May?', DECEMBER, NO_SLACK)?.periods, [days('2026-03-01', '2026-06-01')]);
+    assert.deepEqual(timeScope('What has Ana done since last May?', DECEMBER, NO_SLACK)?.periods, [{ since: '2026-05-01T00:00:00.000Z', until: '2026-12-07T10:00:00.000Z' }]);
+  });
+
+  test('M7: "the week before last" is the calendar week before last week, 23 to 29 November', () => {
+    // On bc038ba3: no time named (null).
+    const s = timeScope('What did Ana do the week before last?', DECEMBER, NO_SLACK);
+    assert.deepEqual(s?.periods, [days('2026-11-23', '2026-11-30')]);
+    assert.deepEqual(s?.expressions, ['the week before last']);
+    assert.doesNotMatch(s?.rest ?? '', /week|before|last/);
+    // "last week" is still the week after it.
+    assert.deepEqual(timeScope('What did Ana do last week?', DECEMBER, NO_SLACK)?.periods, [days('2026-11-30', '2026-12-07')]);
+  });
+});
+
+describe('"last March" with "now", a bare month after it, "the week before last …" (rules 114 after review)', () => {
+  test('H1: "between last March and now / today", "from last March to now" run from 1 March to now', () => {
+    // Before the fix: 1 to 2 March 2026 ("now" read from 1 March).
+    for (const q of ['What did I do between last March and now?', 'What did I do between last March and today?',
+      'What did I do from last March to now?', 'What did I do from last March until today?']) {
+      const p = timeScope(q, DECEMBER, NO_SLACK)?.periods;
+      assert.equal(p?.length, 1, q);
+      assert.equal(p![0]!.since, '2026-03-01T00:00:00.000Z', q);
+      assert.ok(p![0]!.until >= '2026-12-07T10:00:00.000Z', `${q}: ${JSON.stringify(p)}`);
+    }
+  });
+
+  test('M2: "between last June and March" is one span, from June 2026 to now (the March after it is still to come)', () => {
+    // Before the fix: last June and March of every year apart (11 periods).
+    assert.deepEqual(timeScope('What did I do between last June and March?', DECEMBER, NO_SLACK)?.periods, [days('2026-06-01', '2026-12-08')]);
+    // A month after it gone by: to its end ("between last March and June": March to June 2026).
+    assert.deepEqual(timeScope('What did I do between last March and June?', DECEMBER, NO_SLACK)?.periods, [days('2026-03-01', '2026-07-01')]);
+  });
+
+  test('M1: "the week before last Christmas / month\'s / year\'s" is not the week before last week', () => {
+    // Before the fix: 23 to 30 November for each.
+    for (const q of ['What happened the week before last Christmas?', "What happened the week before last month's trip?",
+      "What happened the week before last year's trip?"]) {
+      const s = timeScope(q, DECEMBER, NO_SLACK);
+      assert.ok(!(s?.expressions ?? []).includes('the week before last'), `${q}: ${JSON.stringify(s?.expressions)}`);
+      assert.ok(!(s?.periods ?? []).some((p) => p.since === '2026-11-23T00:00:00.000Z'), `${q}: ${JSON.stringify(s?.periods)}`);
+    }
+  });
+});
