@@ -1,0 +1,86 @@
+/**
+ * Rules 116 (keepquit): changes of mind told in everyday words (issue #16 item 3). Two turns: a state, habit or plan, then
+ * the turn that gives it up (it must close) or restates it with "still" (it must stay open, and no second copy stored).
+ * Each test with an "On main" comment failed on main 419530f8 (what it did there in the comment); the others guard what
+ * must stay as it was.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { wink } from '../../../pipelines/wink.js';
+import { withContractedIs } from '../../../pipelines/memory/contracted-is.js';
+import { quitDecision, restatedDecision } from '../../../pipelines/memory/quit-or-still.js';
+import type { Fact } from '../../../graph/memory-store.js';
+import { allFactsAfter } from '../../helpers/memory-fixture.js';
+import { eachRow, openAndClosed } from '../../helpers/open-closed.js';
+
+const MONDAY = '2026-12-07T10:00:00.000Z';
+
+describe('rules 116: a state, habit or plan given up ends it', () => {
+  const factsAfter = allFactsAfter(MONDAY);
+
+  test('packed in, given up on, not renewing, an idea out, abstaining for months, no longer needed', async () => {
+    // On main: each left the first fact open (the quitting was stored beside it).
+    await eachRow(factsAfter, 't-116-quit', [
+      ["I'm learning the guitar, I have a lesson every Tuesday.", "I've packed in the guitar lessons, my fingers just won't do it.", /learning the guitar/],
+      ['I smoke about ten a day.', "I haven't had a cigarette in three months.", /smokes about ten a day/],
+      ["We're thinking of getting a puppy for Christmas.", "The puppy idea's out, the landlord said no pets.", /puppy/],
+      ["I said I'd help Raj move house on Saturday.", "Raj doesn't need me on Saturday anymore, he's hired a removal firm.", /help Raj move house/],
+      ["I'm doing keto, no bread, no pasta.", 'I stopped the keto diet last week.', /doing keto/],
+    ]);
+  });
+
+  test('a giving up of something else, one to come, a packing, "out there" or a meal not had yet close nothing', async () => {
+    await eachRow(factsAfter, 't-116-not-quit', [
+      ["I'm learning the guitar.", 'I gave up an hour to help Tom with his essay.', /learning the guitar/],
+      ['I smoke about ten a day.', "I haven't had lunch yet.", /smokes about ten a day/],
+      ["We're thinking of getting a puppy for Christmas.", "The idea's out there, we'll see.", /puppy/],
+      ["I'm learning the guitar.", "I'm going to give up the guitar in January.", /learning the guitar/],
+      ["I'm learning the guitar.", 'I packed the guitar in the car.', /learning the guitar/],
+    ], true);
+  });
+
+  test('"Gemma\'s called off her party" reads "has called off"; a name or an adjective after "\'s" stays', () => {
+    // On main: left as a possessive, so the fact was not of Gemma.
+    const read = (s: string): string => withContractedIs(wink(), s);
+    assert.equal(read("Gemma's called off her fortieth."), 'Gemma has called off her fortieth.');
+    assert.equal(read("Rhiannon's given up on keto."), 'Rhiannon has given up on keto.');
+    for (const s of ["My dog's called Rex.", "Tom's used car is red.", "Tom's running shoes got ruined."]) assert.equal(read(s), s);
+  });
+});
+
+/** A stored fact of Maria's with `content`, current. */
+function fact(id: string, content: string, kind: Fact['kind'] = 'statement'): Fact {
+  return { id, content, kind, validTo: null, planObject: null } as unknown as Fact;
+}
+
+describe('rules 116: a restatement with "still" keeps the fact it names', () => {
+  const factsAfter = allFactsAfter(MONDAY);
+
+  test('"still on for April", "still with Dan": the fact is kept, no copy stored, nothing closed', async () => {
+    // On main: the restatement was stored as a second fact ("Japan…"), or closed the first ("Dan": UPDATE).
+    for (const [i, [first, said, held]] of ([
+      ["I'm going to Japan in April with my brother.", "Japan's still on for April, we've just sorted the rail passes.", /going to Japan/],
+      ["I'm seeing Dan, he's a firefighter.", "I'm still with Dan the firefighter, we've just had our first anniversary.", /seeing Dan/],
+    ] as const).entries()) {
+      const facts = openAndClosed(await factsAfter(`t-116-still-${i}`, [first, said]));
+      assert.ok(facts.open.some((c) => held.test(c)), `${said}: ${JSON.stringify(facts)}`);
+      assert.deepEqual(facts.closed, [], said);
+      assert.ok(!facts.open.some((c) => /\bstill\b/.test(c)), `${said}: ${JSON.stringify(facts)}`);
+    }
+  });
+
+  test('a "still" of another thing, or of nothing held, keeps nothing', () => {
+    const held = [{ fact: fact('f1', 'Maria is going to Japan in April 2027'), score: 0.6 }];
+    assert.equal(restatedDecision("Maria is still deciding", held, ['maria']), null);
+    assert.equal(restatedDecision("Maria still hasn't booked Japan", held, ['maria']), null);
+    assert.equal(restatedDecision('Maria is still in the choir', held, ['maria']), null);
+    assert.deepEqual(restatedDecision('Japan is still on for April 2027', held, ['maria']), { op: 'KEEP', targetId: 'f1' });
+  });
+
+  test('a quitting of someone else\'s, or asked, ends nothing', () => {
+    const held = [{ fact: fact('f1', 'Maria is going to Lanzarote in February'), score: 0.6 }];
+    assert.equal(quitDecision("Maria's mum has cancelled her trip to Lanzarote", held, ['maria']), null);
+    assert.equal(quitDecision('Has Maria given up on Lanzarote?', held, ['maria']), null);
+    assert.deepEqual(quitDecision('Maria has given up on Lanzarote', held, ['maria']), { op: 'DELETE', targetIds: ['f1'] });
+  });
+});
