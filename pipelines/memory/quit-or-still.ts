@@ -30,10 +30,20 @@ const NOT_TOLD_DONE = /\b(?:will|['’]ll|going|gonna|want(?:s|ed)?|wanna|might|
 const BETWEEN = /^(?:has|have|had|is|was|['’]s|['’]ve|just|finally|properly|officially|now|already|actually|totally|completely|basically|also|since)$/i;
 /** A thing given up told as out ("the puppy idea's out"), not "out there / of / in…". */
 const IS_OUT = /^(.+?)\s*(?:['’]s|\s(?:is|was|are|were))\s+(?:now\s+|definitely\s+|officially\s+)?out$/i;
-/** Abstaining for a while ("I've not had a cigarette in three months", "hasn't touched a drink since June"). */
-const ABSTAINED = /(?:\bnot|n['’]t|\bnever)\s+(?:had|touched|smoked|drunk|eaten)\s+(?:a|an|any|one)?\s*([\w'’-]+(?:\s+[\w'’-]+)?)\s+(?:in|for|since)\s/i;
-/** Someone no longer needing the person ("Raj doesn't need me on Saturday anymore"): the arrangement with them ends. */
-const NOT_NEEDED = /\b([A-Z][\p{L}-]+)\s+(?:doesn['’]t|does not|won['’]t|will not|no longer)\s+need(?:s)?\b[^,.;]*\b(?:anymore|any more|after all|now|no longer)\b/u;
+/**
+ * Abstaining for a long while ("I've not had a cigarette in three months", "hasn't touched a drink since June"): weeks,
+ * months or years, or since a month, a year or Christmas; not a short span ("not had a cigarette since breakfast").
+ */
+const ABSTAINED = new RegExp(String.raw`(?:\bnot|n['’]t|\bnever)\s+(?:had|touched|smoked|drunk|eaten)\s+(?:a|an|any|one)?\s*([\w'’-]+(?:\s+[\w'’-]+)?)\s+`
+  + String.raw`(?:(?:in|for)\s+(?:over\s+|more than\s+|nearly\s+|almost\s+)?(?:[\w-]+\s+)?(?:weeks?|months?|years?|ages|a (?:long )?while)\b`
+  + String.raw`|since\s+(?:last\s+(?:year|month|summer|spring|autumn|winter)|christmas|new year|\d{4}|${MONTH_NAMES.join('|')})`
+  // The span as the date reader leaves it: "in three months" → "in March 2027", "in two weeks" → "on Monday 21 December 2026".
+  + String.raw`|in\s+(?:${MONTH_NAMES.join('|')})\s+\d{4}|on\s+${WEEKDAY_NAME}\s+\d)`, 'i');
+/**
+ * Someone no longer needing the person ("Raj doesn't need me on Saturday anymore"): the arrangement with them ends. The
+ * person is needed ("me", "Maria"), and "now" is no ending ("doesn't need me to bring boxes now, just the van").
+ */
+const NOT_NEEDED = /\b([A-Z][\p{L}-]+)\s+(?:doesn['’]t|does not|won['’]t|will not|no longer)\s+need(?:s)?\s+(\p{L}+)\b[^,.;]*\b(?:anymore|any more|after all|no longer)\b/u;
 /** Words a restatement tells a thing as unchanged by ("still at Tesco", "as ever", "same as before"). */
 const STILL = /\b(?:still|as ever|same as (?:before|ever|always))\b/i;
 /** A restatement of nothing held: still to decide or do ("I'm still deciding", "still haven't booked it", "still not sure"). */
@@ -82,9 +92,9 @@ function clauses(text: string): string[] {
  */
 function quitClause(clause: string, self: ReadonlySet<string>): string | null {
   const going = GOING_ON.exec(clause);
-  if (going) return going[1]!;
+  if (going) return ownSubject(clause.slice(0, going.index), self) ? going[1]! : null;
   const abstained = ABSTAINED.exec(clause);
-  if (abstained) return abstained[1]!;
+  if (abstained) return ownSubject(clause.slice(0, abstained.index), self) ? abstained[1]! : null;
   const out = IS_OUT.exec(clause.trim());
   if (out) {
     const head = wordsOf(out[1]!).at(-1) ?? '';
@@ -107,14 +117,24 @@ function quitClause(clause: string, self: ReadonlySet<string>): string | null {
     if (!lemma) continue;
     const before = ws.slice(0, i).map((w) => w.toLowerCase().replace(/[^\p{L}'’-]/gu, ''));
     if (before.some((w) => NOT_TOLD_DONE.test(w))) return null;
-    // The subject: the person, "I" / "we", or none ("packed in the lessons"), after auxiliaries and adverbs are cut.
-    const subject = before.filter((w) => !BETWEEN.test(w)).map((w) => w.replace(/['’](?:s|ve|d|m)$/, ''));
-    if (subject.length > 1 || (subject.length === 1 && !self.has(subject[0]!))) return null;
+    if (!ownSubject(before.join(' '), self)) return null;
     const rest = ws.slice(from);
     if (/^(?:on|with)$/i.test(rest[0] ?? '')) rest.shift();
+    // "Stopped at Tesco on the way home", "stopped by the guitar shop": a stop at a place, no quitting.
+    if (/^(?:at|by|in|into|off|for|to|outside|near|round|around)$/i.test(rest[0] ?? '')) return null;
     return rest.join(' ');
   }
   return null;
+}
+
+/**
+ * True when the words before a verb (`before`) are the person's as subject: "I" / "we", a name the person goes by, or none
+ * ("packed in the lessons"), auxiliaries and adverbs cut; not another person ("Tom quit the gym", "Tom's not renewing").
+ */
+function ownSubject(before: string, self: ReadonlySet<string>): boolean {
+  const subject = before.trim().split(/\s+/).map((w) => w.toLowerCase().replace(/[^\p{L}'’-]/gu, ''))
+    .filter((w) => w.length > 0 && !BETWEEN.test(w)).map((w) => w.replace(/['’](?:s|ve|d|m)$/, ''));
+  return subject.length === 0 || (subject.length === 1 && self.has(subject[0]!));
 }
 
 /**
@@ -122,8 +142,12 @@ function quitClause(clause: string, self: ReadonlySet<string>): string | null {
  * with ("Gemma and others are having a party…"); not the new fact's own opening word ("Japan's still on", "Mum's cancelled…").
  */
 function selfNames(candidates: readonly Near[], names: readonly string[]): Set<string> {
-  const openings = candidates.flatMap((c) => /^([A-Z][\p{L}-]*)/u.exec(c.fact.content)?.[1]?.toLowerCase() ?? []);
-  return new Set(['i', 'we', ...openings, ...names.map((n) => n.toLowerCase())]);
+  const own = names.map((n) => n.toLowerCase());
+  // Not a name told together with the person's own ("Tom and Maria go to the gym": Tom quitting is Tom's).
+  const joint = (content: string): boolean => own.some((n) => new RegExp(String.raw`^\S+\s+and\s+${n}\b`, 'i').test(content));
+  const openings = candidates.filter((c) => !joint(c.fact.content))
+    .flatMap((c) => /^([A-Z][\p{L}-]*)/u.exec(c.fact.content)?.[1]?.toLowerCase() ?? []);
+  return new Set(['i', 'we', ...openings, ...own]);
 }
 
 /** The candidates a thing's words name, by a shared word or a WordNet relative of one; current, not a relation or taste. */
@@ -142,9 +166,9 @@ export function quitDecision(content: string, candidates: readonly Near[], names
   if (/\?\s*$/.test(content)) return null;
   const self = selfNames(candidates, names);
   const people = new Set(self);
-  const needer = NOT_NEEDED.exec(content)?.[1];
-  if (needer) {
-    const who = needer.toLowerCase();
+  const needed = NOT_NEEDED.exec(content);
+  if (needed && (needed[2]!.toLowerCase() === 'me' || self.has(needed[2]!.toLowerCase()))) {
+    const who = needed[1]!.toLowerCase();
     const hit = candidates.filter((c) => c.fact.validTo === null && c.fact.kind !== 'relation'
       && wordsOf(c.fact.content).includes(who) && !wordsOf(c.fact.content).slice(0, 1).includes(who));
     if (hit.length > 0) return { op: 'DELETE', targetIds: [hit[0]!.fact.id] };
@@ -152,13 +176,19 @@ export function quitDecision(content: string, candidates: readonly Near[], names
   for (const clause of clauses(content)) {
     const thing = quitClause(clause, self);
     if (thing === null) continue;
-    // A cancellation the plan rules read already (`cancelled`) names its plan by the head of what it calls off, not an
-    // incidental word ("I cancelled the cooking class at the restaurant" / "a table at the Italian restaurant").
-    const all = thingWords(thing, people);
-    const head = thingWords(thing.split(/\s(?:at|in|on|for|with|from|to|by|of|that|which|who|she|he|they|we|i)\s/i)[0]!, people).at(-1);
-    const words = cancelled ? (head ? [head] : []) : all;
+    // The thing is the phrase given up, up to a preposition or a purpose ("my job at the bank", "my job to focus on the
+    // guitar", "an hour to help Tom"); a cancellation the plan rules read already (`cancelled`) names its plan by the head
+    // of what it calls off, not an incidental word ("I cancelled the cooking class at the restaurant").
+    const phrase = thingWords(thing.split(/\s(?:at|in|on|for|with|from|to|by|of|and|that|which|who|she|he|they|we|i)\s/i)[0]!, people);
+    const words = cancelled ? phrase.slice(-1) : phrase;
     if (words.length === 0) continue;
-    const hit = naming(words, candidates, people);
+    // Jobs and homes (profile facts) are ended by the employer and home rules; a habit stopped ("stopped watching horror
+    // films") ends no one plan; one occurrence called off ("Tuesday's lesson") ends no recurring fact ("every Tuesday").
+    const habit = /^\p{L}+ing\b/u.test(thing.trim());
+    const once = new RegExp(String.raw`\b(?:${WEEKDAY_NAME}|today|tonight|tomorrow|this week|next week)['’]s\b|^(?:this|next|that|one)\b`, 'i').test(thing.trim());
+    const open = candidates.filter((c) => c.fact.kind !== 'profile' && !(habit && c.fact.planObject)
+      && !(once && /\b(?:every|each|weekly|daily|monthly)\b/i.test(c.fact.content)));
+    const hit = naming(words, open, people);
     if (hit.length > 0) return { op: 'DELETE', targetIds: hit.map((c) => c.fact.id) };
   }
   return null;
@@ -182,6 +212,13 @@ export function restatedDecision(content: string, candidates: readonly Near[], n
   const words = own.length > 0 ? own : thingWords(content, people);
   if (words.length === 0) return null;
   const hit = naming(words, candidates, people).sort((a, b) => b.score - a.score)[0];
-  return hit ? { op: 'KEEP', targetId: hit.fact.id } : null;
+  if (!hit) return null;
+  // Told of another person ("Maria's brother still works at Tesco", "Tom still works at Tesco"): their own fact, an ADD. The
+  // opening is the person, or the thing itself ("Japan is still on": a word of the fact kept).
+  const opening = /^([\p{L}-]+)(['’]s\s)?/u.exec(content.trim());
+  const first = opening?.[1]?.toLowerCase() ?? '';
+  if (opening?.[2] && (people.has(first) || first === 'my')) return null;
+  if (!people.has(first) && /^\p{Lu}/u.test(opening?.[1] ?? '') && !wordsOf(hit.fact.content).includes(first)) return null;
+  return { op: 'KEEP', targetId: hit.fact.id };
 }
 

@@ -84,3 +84,53 @@ describe('rules 116: a restatement with "still" keeps the fact it names', () => 
     assert.deepEqual(quitDecision('Maria has given up on Lanzarote', held, ['maria']), { op: 'DELETE', targetIds: ['f1'] });
   });
 });
+
+/** A first turn, a second that must close nothing, what the first's fact matches, and what the second's stored fact matches. */
+type KeptRow = readonly [first: string, said: string, held: RegExp, stored: RegExp];
+
+describe('rules 116 after review: another person, another sense of "stop" or "give up", a short span, one occurrence', () => {
+  const factsAfter = allFactsAfter(MONDAY);
+
+  test('the first fact stays open, nothing closed, and the second turn is stored', async () => {
+    // On rules 116 before review: each closed the first fact and stored nothing of the second turn (review-keepquit 1-6).
+    const rows: KeptRow[] = [
+      ['I have a season ticket for Arsenal.', "Tom's not renewing his season ticket.", /season ticket for Arsenal/, /Tom/],
+      ['I work at Tesco.', 'I stopped at Tesco on the way home.', /works at Tesco/, /stopped at Tesco/],
+      ["I'm learning the guitar.", 'I stopped by the guitar shop.', /learning the guitar/, /guitar shop/],
+      ["I'm learning the guitar.", 'I gave up an hour to help Tom with the guitar.', /learning the guitar/, /hour/],
+      ['I take the bus to work.', 'I gave up my seat on the bus to an old lady.', /takes the bus/, /seat/],
+      ["I'm learning the guitar.", 'I quit my job to focus on the guitar.', /learning the guitar/, /job/],
+      ["I'm going to the cinema with Tom on Friday.", 'I stopped watching horror films.', /cinema/, /horror films/],
+      ["I'm going to Japan in April.", 'I gave up trying to learn Japanese.', /going to Japan/, /Japanese/],
+      ['I smoke about ten a day.', "I haven't had a cigarette since breakfast.", /smokes about ten a day/, /breakfast/],
+      ["I said I'd help Raj move house on Saturday.", "Raj doesn't need the van anymore.", /help Raj move house/, /van/],
+      ["I'm helping Raj with his garden on Saturday.", "Raj doesn't need a new fence anymore.", /garden/, /fence/],
+      ['I have a lesson every Tuesday.', "I cancelled Tuesday's lesson because I'm sick.", /every Tuesday/, /cancelled/],
+      ['I work at Tesco.', 'My brother still works at Tesco.', /Maria works at Tesco/, /brother/],
+      ["I'm going to Japan in April.", 'My sister is still going to Japan.', /Maria is going to Japan/, /sister/],
+    ];
+    for (const [i, [first, said, held, stored]] of rows.entries()) {
+      const facts = openAndClosed(await factsAfter(`t-116-review-${i}`, [first, said]));
+      assert.ok(facts.open.some((c) => held.test(c)), `${said}: ${JSON.stringify(facts)}`);
+      assert.deepEqual(facts.closed, [], `${said}: ${JSON.stringify(facts)}`);
+      assert.ok(facts.open.some((c) => stored.test(c) && !held.test(c)), `${said}: ${JSON.stringify(facts)}`);
+    }
+  });
+
+  test('another person quitting a fact told with the person, or needing something else, ends nothing', () => {
+    const gym = [{ fact: fact('f1', 'Tom and Maria go to the gym every Monday'), score: 0.6 }];
+    assert.equal(quitDecision('Tom quit the gym', gym, ['maria']), null);
+    assert.deepEqual(quitDecision('Maria quit the gym', gym, ['maria']), { op: 'DELETE', targetIds: ['f1'] });
+    const raj = [{ fact: fact('f2', 'Maria is going to help Raj move house on Saturday'), score: 0.6 }];
+    assert.equal(quitDecision("Raj doesn't need Maria to bring boxes now, just the van", raj, ['maria']), null);
+    assert.deepEqual(quitDecision("Raj doesn't need Maria on Saturday anymore", raj, ['maria']), { op: 'DELETE', targetIds: ['f2'] });
+    const smoke = [{ fact: fact('f3', 'Maria smokes about ten a day'), score: 0.6 }];
+    assert.equal(quitDecision("Maria hasn't had a cigarette since breakfast", smoke, ['maria']), null);
+    assert.deepEqual(quitDecision("Maria hasn't had a cigarette in three months", smoke, ['maria']), { op: 'DELETE', targetIds: ['f3'] });
+    // The span as the date reader leaves it ("in three months" → "in March 2027", "in two weeks" → "on Monday 21 December").
+    assert.deepEqual(quitDecision("Maria hasn't had a cigarette in March 2027", smoke, ['maria']), { op: 'DELETE', targetIds: ['f3'] });
+    const coffee = [{ fact: fact('f4', 'Maria drinks coffee every morning'), score: 0.6 }];
+    assert.deepEqual(quitDecision("Maria hasn't had a coffee on Monday 21 December 2026, their doctor told Maria to stop", coffee, ['maria']),
+      { op: 'DELETE', targetIds: ['f4'] });
+  });
+});
