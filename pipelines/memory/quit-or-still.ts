@@ -214,8 +214,9 @@ export function restatedDecision(content: string, candidates: readonly Near[], n
   const hit = naming(words, candidates, people).sort((a, b) => b.score - a.score)[0];
   if (!hit) return null;
   // Told of another person ("Maria's brother still works at Tesco", "Tom still works at Tesco"): their own fact, an ADD. The
-  // opening is the person, or the thing itself ("Japan is still on": a word of the fact kept).
-  const opening = /^([\p{L}-]+)(['’]s\s)?/u.exec(content.trim());
+  // opening of the clause with "still" is the person, none, or the thing itself ("Japan is still on": a word of the fact
+  // kept); "People keep asking if I've caved but no, still no meat for me" is the person's.
+  const opening = /^([\p{L}-]+)(['’]s\s)?/u.exec(told[0]!.trim());
   const first = opening?.[1]?.toLowerCase() ?? '';
   if (opening?.[2] && (people.has(first) || first === 'my')) return null;
   if (!people.has(first) && /^\p{Lu}/u.test(opening?.[1] ?? '') && !wordsOf(hit.fact.content).includes(first)) return null;

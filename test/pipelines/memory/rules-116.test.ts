@@ -75,6 +75,10 @@ describe('rules 116: a restatement with "still" keeps the fact it names', () => 
     assert.equal(restatedDecision("Maria still hasn't booked Japan", held, ['maria']), null);
     assert.equal(restatedDecision('Maria is still in the choir', held, ['maria']), null);
     assert.deepEqual(restatedDecision('Japan is still on for April 2027', held, ['maria']), { op: 'KEEP', targetId: 'f1' });
+    // After review: a "still" of someone else is theirs; one in a clause of the person's own keeps.
+    assert.equal(restatedDecision("Maria's sister is still going to Japan", held, ['maria']), null);
+    assert.equal(restatedDecision('Tom is still going to Japan', held, ['maria']), null);
+    assert.deepEqual(restatedDecision('People keep asking about Japan but no, still going to Japan', held, ['maria']), { op: 'KEEP', targetId: 'f1' });
   });
 
   test('a quitting of someone else\'s, or asked, ends nothing', () => {
