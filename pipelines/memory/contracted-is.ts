@@ -11,6 +11,8 @@ import type { WinkMethods } from 'wink-nlp';
 const MODIFIERS = new Set(['ADJ', 'ADV']);
 /** A verb of the clause after its subject: "'s booking got cancelled", "'s running shoes got ruined" (`readAs`). */
 const FINITE = /^(?:is|are|was|were|got|gets|has|had|have|will|would|did|does|went|['’]s)$/i;
+/** What follows a perfect's participle after a name's "'s" ("Gemma's called off the party", "given up on keto"). */
+const PERFECT_NEXT = /^(?:up|off|out|in|down|back|over|away|my|his|her|their|our|your)$/i;
 /** Tags of what a possessive names. */
 const NOUNS = new Set(['NOUN', 'PROPN', 'NUM', 'PRON']);
 
@@ -57,6 +59,9 @@ function readAs(words: string[], tags: string[], j: number, next: string): strin
   while (v < words.length && tags[v] === 'NOUN') v++;
   const gerund = tags[j] === 'VERB' && /ing$/.test(next)
     && (FINITE.test(words[v] ?? '') || (v > j + 1 && ['VERB', 'AUX'].includes(tags[v] ?? '')));
+  // "Gemma's called off her party", "Rhiannon's given up on keto", "Dan's sold the car": a verb that is no "-ing" form
+  // before a particle or what it acts on is a perfect (rules 116); not "My dog's called Rex", "Tom's used car".
+  if (tags[j] === 'VERB' && !/ing$/.test(next) && (PERFECT_NEXT.test(words[j + 1] ?? '') || tags[j + 1] === 'DET')) return 'has';
   // "The party's off", "Tom's off on Friday": "off" with no noun after it is a state (rules 109).
   if (next === 'off' && !NOUNS.has(tags[j + 1] ?? '')) return 'is';
   if (next === 'not' || /^(?:a|an)$/.test(next) || (tags[j] === 'VERB' && /ing$/.test(next) && !gerund)) return 'is';

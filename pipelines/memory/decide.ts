@@ -15,6 +15,7 @@ import { replacedDecision } from './team-decisions.js';
 import { changedValue, holdsValue, namesDay, namesThing, retoldValue, tellsSelf, thingTerms, unmetThingTerms, type ValueChange } from './value-change.js';
 import { MONTH_NAMES, WEEKDAY_NAME, isMonthWord } from './months.js';
 import { monthAsPerson } from './not-dates.js';
+import { quitDecision, restatedDecision } from './quit-or-still.js';
 
 /** A consolidation decision for one extracted fact. */
 export type Decision =
@@ -723,6 +724,10 @@ export class RuleDecider implements Decider {
     // Thursday", the agent's "I changed your order to size 56": the fact holding the old value is replaced (trial11).
     const changed = fact.retraction ? null : valueChanged(fact, candidates, names ?? [], this.#valueChange);
     if (changed) return changed;
+    // "Still at Tesco", "Japan's still on for April": a restatement keeps the fact it names, no outcome (rules 116,
+    // quit-or-still.ts `restatedDecision`).
+    const restated = fact.retractsUtteranceIds ? null : restatedDecision(fact.content, candidates, names);
+    if (restated) return restated;
     if (fact.settles && !fact.retractsUtteranceIds) {
       // An outcome settles a plan about the same thing, and a dated plan is not done before its day.
       // A cancellation naming the plan's own thing ("the concert was called off" / "going to a concert") may be told in
@@ -816,6 +821,10 @@ export class RuleDecider implements Decider {
         : undefined;
       if (named) return fact.settles === 'cancelled' ? calledOff(fact, [named.fact.id]) : { op: 'UPDATE', targetId: named.fact.id };
     }
+    // "I've packed in the guitar lessons", "not renewing the season ticket": a state or plan given up ends the open fact it
+    // names (rules 116, quit-or-still.ts `quitDecision`).
+    const quit = fact.retractsUtteranceIds ? null : quitDecision(fact.content, candidates, names, fact.settles === 'cancelled');
+    if (quit) return quit;
     // "We need to move the launch to April 4", "Dana is handling the vendor contract now": a team's decision, plan or task
     // owner changed by anyone, in any meeting, replaces the one it names the topic of (trial10 F1).
     const weighed = [...candidates, ...(team ?? [])].sort((a, b) => b.score - a.score);
