@@ -55,14 +55,13 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pino } from 'pino';
 import type { TextEmbedder } from '../pipelines/embeddings/text-embedder.js';
 import type { MemoryOp } from '../pipelines/memory/consolidate.js';
 import { repoRoot } from '../pipelines/models/repo-root.js';
 import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
 import { argString } from './lib/cli.js';
 import { benchEmbedders } from './lib/bench-embedders.js';
-import { loadBuild, thisBuild, type MemoryBuild } from './lib/memory-build.js';
+import { consolidationRig, loadBuild, thisBuild, type MemoryBuild } from './lib/memory-build.js';
 
 interface Turn {
   scenario: string; turn: number; speaker: string; addressee: string; text: string; informative: boolean;
@@ -95,14 +94,8 @@ const START_NAMES: Record<string, string | null> = { Agent: 'Rita', Caller: null
 
 /** Every turn through one build's consolidation, in order, one tenant per scenario. */
 async function runTurns(build: MemoryBuild, embedder: TextEmbedder, turns: Turn[]): Promise<Scored[]> {
-  const db = build.openDatabase(':memory:');
-  const graph = new build.SqliteGraphStore(db);
-  const memory = new build.SqliteMemoryStore(db);
   let ops: MemoryOp[] = [];
-  const handler = build.createConsolidationHandler({
-    graph, memory, vectors: new build.SqliteVectorStore(db), lexical: new build.SqliteLexicalIndex(db), embedder,
-    extractor: new build.EmbeddedExtractor(), onOps: (_t, _s, o) => ops.push(...o), logger: pino({ level: 'silent' }),
-  });
+  const { db, graph, memory, handler } = consolidationRig(build, embedder, (_t, _s, o) => ops.push(...o));
   const out: Scored[] = [];
   for (const scenario of [...new Set(turns.map((t) => t.scenario))]) {
     const tenant = scenario;

@@ -17,10 +17,9 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pino } from 'pino';
 import { UseLiteEmbedder } from '../pipelines/embeddings/use-lite-embedder.js';
 import { repoRoot } from '../pipelines/models/repo-root.js';
-import { loadBuild, thisBuild, type MemoryBuild } from './lib/memory-build.js';
+import { consolidationRig, loadBuild, thisBuild, type MemoryBuild } from './lib/memory-build.js';
 import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
 
 interface Line {
@@ -39,13 +38,7 @@ const PLAN_KINDS = new Set(['plan', 'commitment']);
 
 /** Every line through one build's consolidation, each in a tenant of its own. */
 async function runLines(build: MemoryBuild, embedder: UseLiteEmbedder, lines: Line[]): Promise<Result[]> {
-  const db = build.openDatabase(':memory:');
-  const graph = new build.SqliteGraphStore(db);
-  const memory = new build.SqliteMemoryStore(db);
-  const handler = build.createConsolidationHandler({
-    graph, memory, vectors: new build.SqliteVectorStore(db), lexical: new build.SqliteLexicalIndex(db), embedder,
-    extractor: new build.EmbeddedExtractor(), onOps: () => {}, logger: pino({ level: 'silent' }),
-  });
+  const { db, graph, memory, handler } = consolidationRig(build, embedder);
   const results: Result[] = [];
   for (const line of lines) {
     const tenant = `w${line.id}`;

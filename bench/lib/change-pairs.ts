@@ -4,10 +4,9 @@
  * by memory-changes (the rules alone) and change-classifier (a learned classifier beside the rules).
  */
 import { readFileSync } from 'node:fs';
-import { pino } from 'pino';
 import type { TextEmbedder } from '../../pipelines/embeddings/text-embedder.js';
 import type { MemoryOp } from '../../pipelines/memory/consolidate.js';
-import type { MemoryBuild } from './memory-build.js';
+import { consolidationRig, type MemoryBuild } from './memory-build.js';
 
 export type Op = 'UPDATE' | 'DELETE' | 'KEEP' | 'ADD';
 export interface Said { by: 'self' | 'other'; text: string }
@@ -31,14 +30,8 @@ export function loadPairs(file: string): Pair[] {
 
 /** Every pair through one build's consolidation, each in a tenant of its own. */
 export async function runPairs(build: MemoryBuild, embedder: TextEmbedder, pairs: Pair[], heldOut: boolean): Promise<Result[]> {
-  const db = build.openDatabase(':memory:');
-  const graph = new build.SqliteGraphStore(db);
-  const memory = new build.SqliteMemoryStore(db);
   const ops: MemoryOp[] = [];
-  const handler = build.createConsolidationHandler({
-    graph, memory, vectors: new build.SqliteVectorStore(db), lexical: new build.SqliteLexicalIndex(db), embedder,
-    extractor: new build.EmbeddedExtractor(), onOps: (_t, _s, o) => ops.push(...o), logger: pino({ level: 'silent' }),
-  });
+  const { db, graph, memory, handler } = consolidationRig(build, embedder, (_t, _s, o) => ops.push(...o));
   const results: Result[] = [];
   for (const pair of pairs) {
     const tenant = `c${pair.id}`;

@@ -4,6 +4,7 @@
  * builds see the same data and the same embedder.
  */
 import path from 'node:path';
+import { pino } from 'pino';
 import { pathToFileURL } from 'node:url';
 import { openDatabase } from '../../graph/sqlite/database.js';
 import { SqliteGraphStore } from '../../graph/sqlite/sqlite-graph-store.js';
@@ -11,7 +12,8 @@ import { SqliteMemoryStore } from '../../graph/sqlite/sqlite-memory-store.js';
 import { SqliteVectorStore } from '../../graph/sqlite/sqlite-vector-store.js';
 import { SqliteLexicalIndex } from '../../graph/sqlite/sqlite-lexical-index.js';
 import { EmbeddedExtractor } from '../../pipelines/memory/embedded-extractor.js';
-import { createConsolidationHandler } from '../../pipelines/memory/consolidate.js';
+import { createConsolidationHandler, type ConsolidationDeps } from '../../pipelines/memory/consolidate.js';
+import type { TextEmbedder } from '../../pipelines/embeddings/text-embedder.js';
 import { shownAttributes } from '../../pipelines/interaction/participant-attributes.js';
 
 /** Stores, extractor and consolidation of one build. */
@@ -37,6 +39,21 @@ export const thisBuild: MemoryBuild = {
   openDatabase, SqliteGraphStore, SqliteMemoryStore, SqliteVectorStore, SqliteLexicalIndex, EmbeddedExtractor, createConsolidationHandler,
   shownAttributes,
 };
+
+/**
+ * One build's stores on a fresh in-memory database and its consolidation with the embedded extractor, every op it
+ * decides handed to `onOps` (the memory benches' common set-up; close `db` when done).
+ */
+export function consolidationRig(build: MemoryBuild, embedder: TextEmbedder, onOps: ConsolidationDeps['onOps'] = () => {}) {
+  const db = build.openDatabase(':memory:');
+  const graph = new build.SqliteGraphStore(db);
+  const memory = new build.SqliteMemoryStore(db);
+  const handler = build.createConsolidationHandler({
+    graph, memory, vectors: new build.SqliteVectorStore(db), lexical: new build.SqliteLexicalIndex(db), embedder,
+    extractor: new build.EmbeddedExtractor(), onOps, logger: pino({ level: 'silent' }),
+  });
+  return { db, graph, memory, handler };
+}
 
 /** Another build's modules, from its dist/ folder `dir`. */
 export async function loadBuild(dir: string): Promise<MemoryBuild> {
