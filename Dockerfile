@@ -42,6 +42,8 @@ COPY --from=build --chown=parley:parley /app/dist ./dist
 COPY --chown=parley:parley package.json ./
 # Learned parameters of the weight-free speaker embedder, read from the source tree at run time.
 COPY --from=build --chown=parley:parley /app/pipelines/speaker/params ./pipelines/speaker/params
+# The learned change model of each text embedder (PARLEY_CHANGE_CLASSIFIER), read the same way.
+COPY --from=build --chown=parley:parley /app/pipelines/memory/params ./pipelines/memory/params
 USER parley
 EXPOSE 8080
 VOLUME ["/data", "/models"]

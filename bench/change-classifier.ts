@@ -27,8 +27,9 @@ import { bootstrapDelta, bootstrapMean } from './lib/bootstrap.js';
 import { loadPairs, OPS, right, runPairs, type Pair } from './lib/change-pairs.js';
 import { argNumber, argString } from './lib/cli.js';
 import { thisBuild } from './lib/memory-build.js';
-import { confusion, FEATURE_SETS, knnPredict, pairFeatures, perClassRows, type FeatureSet } from './lib/pair-features.js';
-import { softmaxPredict, trainSoftmax } from './lib/softmax-regression.js';
+import { confusion, knnPredict, perClassRows } from './lib/pair-features.js';
+import { FEATURE_SETS, pairFeatures, type FeatureSet } from '../pipelines/memory/pair-features.js';
+import { softmaxPredict, trainSoftmax } from '../pipelines/memory/softmax-regression.js';
 
 const TRAIN_FILES = ['changes.jsonl', 'closures.jsonl', ...Array.from({ length: 12 }, (_, i) => `closures-${i + 2}.jsonl`)];
 const REPORT_FILE = 'closures-14.jsonl';

@@ -59,14 +59,18 @@
  * `--embedder NAME` / `--baseline-embedder NAME` consolidate with another text embedder (bench/lib/bench-embedders.ts);
  * with `--baseline-embedder` alone the baseline is this build under that embedder.
  *
+ * `--learned [MODEL]`: this build decides with its rules followed by the learned change model of its embedder
+ * (pipelines/memory/learned-change.ts; or the model file MODEL); without `--baseline` or `--baseline-embedder` the
+ * baseline is then this build's rules alone under the same embedder, in the same run.
+ *
  *   npm run build && node dist/bench/memory-changes.js [--split dev|held-out|all] [--file F] [--held-out] [--baseline DIR]
- *     [--embedder NAME] [--baseline-embedder NAME] [--show]
+ *     [--embedder NAME] [--baseline-embedder NAME] [--learned [MODEL]] [--show]
  */
 import path from 'node:path';
 import { repoRoot } from '../pipelines/models/repo-root.js';
 import { benchEmbedders } from './lib/bench-embedders.js';
 import { loadPairs, OPS, right, runPairs, type Result } from './lib/change-pairs.js';
-import { loadBuild, thisBuild } from './lib/memory-build.js';
+import { learnedArm, loadBuild, thisBuild } from './lib/memory-build.js';
 
 function bootstrap(hits: boolean[], rounds = 2000): [number, number] {
   let seed = 7;
@@ -141,11 +145,12 @@ async function main(): Promise<void> {
   const pairs = loadPairs(file);
   const embedders = benchEmbedders();
   console.log(`text embedder: ${embedders.names.mine} (this build), ${embedders.names.base} (baseline)`);
-  const mine = await runPairs(thisBuild, embedders.mine, pairs, heldOut);
-  if (baseline || embedders.base !== embedders.mine) {
+  const learned = learnedArm(embedders.mine);
+  const mine = await runPairs(thisBuild, embedders.mine, pairs, heldOut, learned ?? undefined);
+  if (baseline || embedders.base !== embedders.mine || learned) {
     const base = await runPairs(baseline ? await loadBuild(baseline) : thisBuild, embedders.base, pairs, heldOut);
-    report(`baseline (${baseline || 'this build'}, ${embedders.names.base})`, base, split);
-    report(`this build (${embedders.names.mine})`, mine, split);
+    report(`baseline (${baseline || 'this build'}${learned && !baseline ? ', rules alone' : ''}, ${embedders.names.base})`, base, split);
+    report(`this build (${learned ? 'rules, then the learned change model, ' : ''}${embedders.names.mine})`, mine, split);
     pairedDifference(mine, base, split);
   } else {
     report('this build', mine, split);

@@ -42,7 +42,9 @@
  * - lifecycle accuracy: share of outcomes whose earlier fact is closed the expected way
  *   (superseded = UPDATE, closed without a replacement = DELETE), and of temporary states ("for a
  *   month", "until Friday", labelled `until`) whose fact carries that end (`validUntil`), and of `holds` checks; the
- *   temporary states and the `holds` checks are also reported on their own.
+ *   temporary states and the `holds` checks are also reported on their own;
+ * - stray closures: facts current before a turn that the turn closed, other than the facts of its labelled `closes` turn
+ *   (a change of mind applied to the wrong fact, or to none that changed); the paired difference reads them per 100 turns.
  *
  * Figures per scenario and for the whole file, with a 95 % bootstrap interval over the turns each
  * share counts. `--baseline DIR` (another build's dist/) runs the same turns through that build too and
@@ -51,9 +53,12 @@
  * `--embedder NAME` / `--baseline-embedder NAME` consolidate with another text embedder (bench/lib/bench-embedders.ts);
  * with `--baseline-embedder` alone the baseline is this build under that embedder.
  *
- *   npm run build && node dist/bench/memory-coverage.js [--file F] [--baseline DIR] [--embedder NAME] [--baseline-embedder NAME] [--show]
+ * `--learned [MODEL]`: this build decides with its rules followed by the learned change model of its embedder (or the
+ * model file MODEL); without `--baseline` or `--baseline-embedder` the baseline is this build's rules alone, same run.
+ *
+ *   npm run build && node dist/bench/memory-coverage.js [--file F] [--baseline DIR] [--embedder NAME] [--baseline-embedder NAME]
+ *     [--learned [MODEL]] [--show]
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TextEmbedder } from '../pipelines/embeddings/text-embedder.js';
 import type { MemoryOp } from '../pipelines/memory/consolidate.js';
@@ -61,89 +66,60 @@ import { repoRoot } from '../pipelines/models/repo-root.js';
 import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
 import { argString } from './lib/cli.js';
 import { benchEmbedders } from './lib/bench-embedders.js';
-import { consolidationRig, loadBuild, thisBuild, type MemoryBuild } from './lib/memory-build.js';
+import { consolidationRig, learnedArm, loadBuild, thisBuild, type MemoryBuild } from './lib/memory-build.js';
+import { playScenario, readTurns, type Turn } from './lib/scenario-turns.js';
+import type { Decider } from '../pipelines/memory/decide.js';
 
-interface Turn {
-  scenario: string; turn: number; speaker: string; addressee: string; text: string; informative: boolean;
-  /** With `closes`: how turn `closes`'s fact ends up after this turn (`open`: a stay beside a home leaves it open). */
-  closes?: number; expect?: 'UPDATE' | 'DELETE' | 'open';
-  /** The session the turn is said in (default `s`) and when (default 1 December 2026 10:00 UTC plus `turn` minutes). */
-  session?: string; at?: string;
-  /** A temporary state: the ISO-8601 end its fact must carry. */
-  until?: string;
-  /**
-   * After the scenario's turns, with ended states swept at `at` (a build with the sweep): `who`'s derived attribute
-   * `attribute` is `value` (null: none), e.g. Berkeley again once the Lisbon month is over.
-   */
-  holds?: { at: string; who: string; attribute: string; value: string | null }[];
-}
-
-/**
- * One turn's outcome: each field is 1 (right), 0 (wrong) or null (the turn does not count there); `held`, one per
- * `holds` check.
- */
 interface Scored {
   turn: Turn; covered: number | null; noisy: number | null; closed: number | null; ended: number | null; held: number[]; miss: string[];
+  /** Facts current before the turn that it closed, other than those of its labelled `closes` turn: closed by mistake, mostly. */
+  stray: number;
 }
 
-/**
- * Display names at the start: callers and customers are unknown until they introduce themselves; the
- * clinic's agent is Rita; anyone else starts with the name the file gives them.
- */
-const START_NAMES: Record<string, string | null> = { Agent: 'Rita', Caller: null, Customer: null };
-
 /** Every turn through one build's consolidation, in order, one tenant per scenario. */
-async function runTurns(build: MemoryBuild, embedder: TextEmbedder, turns: Turn[]): Promise<Scored[]> {
+async function runTurns(build: MemoryBuild, embedder: TextEmbedder, turns: Turn[], decider?: Decider): Promise<Scored[]> {
   let ops: MemoryOp[] = [];
-  const { db, graph, memory, handler } = consolidationRig(build, embedder, (_t, _s, o) => ops.push(...o));
+  const { db, graph, memory, handler } = consolidationRig(build, embedder, (_t, _s, o) => ops.push(...o), decider);
   const out: Scored[] = [];
   for (const scenario of [...new Set(turns.map((t) => t.scenario))]) {
     const tenant = scenario;
-    const ids = new Map<string, string>();
-    const utterance = new Map<number, string>();
-    const who = async (name: string): Promise<string> => {
-      if (!ids.has(name)) ids.set(name, (await graph.createParticipant(tenant, { name: name in START_NAMES ? START_NAMES[name]! : name })).id);
-      return ids.get(name)!;
-    };
-    const opened = new Set<string>();
-    for (const t of turns.filter((x) => x.scenario === scenario)) {
-      const time = t.at ?? new Date(Date.parse('2026-12-01T10:00:00.000Z') + t.turn * 60_000).toISOString();
-      const sessionId = t.session ?? 's';
-      if (!opened.has(sessionId)) await graph.openSession(tenant, sessionId, time);
-      opened.add(sessionId);
-      const [u] = await graph.addUtterances(tenant, [{ sessionId, speakerId: await who(t.speaker), addresseeIds: [await who(t.addressee)],
-        text: t.text, startMs: null, endMs: null, time,
-        confidence: null, audioRef: null }]);
-      utterance.set(t.turn, u!.id);
-      ops = [];
-      await handler({ id: `${tenant}-${t.turn}`, name: 'memory.consolidate', attempt: 1, data: { tenant, sessionId, utteranceId: u!.id } },
-        new AbortController().signal);
-      const s: Scored = { turn: t, covered: null, noisy: null, closed: null, ended: null, held: [], miss: [] };
-      if (t.informative) {
-        s.covered = ops.length > 0 ? 1 : 0;
-        if (!s.covered) s.miss.push(`no memory: ${scenario} ${t.turn} "${t.text}"`);
-      } else {
-        s.noisy = ops.length > 0 ? 1 : 0;
-        if (s.noisy) s.miss.push(`noise: ${scenario} ${t.turn} "${t.text}" -> ${ops.map((o) => o.text).join(' | ')}`);
-      }
-      if (t.closes !== undefined && t.expect) {
-        const earlier = (await memory.processedFacts(tenant, utterance.get(t.closes) ?? '')) ?? [];
-        const facts = await memory.listFacts(tenant, { ids: earlier, includeHistory: true });
-        const got = facts.some((f) => f.validTo !== null && f.supersededBy !== null) ? 'UPDATE'
-          : facts.some((f) => f.validTo !== null) ? 'DELETE' : 'open';
-        s.closed = got === t.expect ? 1 : 0;
-        if (!s.closed) s.miss.push(`lifecycle: ${scenario} ${t.turn} expected ${t.expect} of turn ${t.closes}, got ${got}`);
-      }
-      if (t.until) {
-        const made = (await memory.processedFacts(tenant, u!.id)) ?? [];
-        const facts = await memory.listFacts(tenant, { ids: made, includeHistory: true });
-        // Read without the field's type, so this bench also runs against code from before `validUntil`.
-        const ends = facts.map((f) => (f as { validUntil?: string | null }).validUntil ?? null);
-        s.ended = ends.includes(t.until) ? 1 : 0;
-        if (!s.ended) s.miss.push(`lifecycle: ${scenario} ${t.turn} "${t.text}" expected end ${t.until}, got ${JSON.stringify(ends)}`);
-      }
-      out.push(s);
-    }
+    let before: Awaited<ReturnType<typeof memory.listFacts>> = [];
+    const { ids } = await playScenario({ graph, handler }, tenant, turns.filter((x) => x.scenario === scenario), {
+      before: async () => {
+        ops = [];
+        before = await memory.listFacts(tenant, {});
+      },
+      after: async (t, utteranceId, utterance) => {
+        const current = new Set((await memory.listFacts(tenant, {})).map((f) => f.id));
+        const labelled = new Set(t.closes !== undefined ? (await memory.processedFacts(tenant, utterance.get(t.closes) ?? '')) ?? [] : []);
+        const strays = before.filter((f) => !current.has(f.id) && !labelled.has(f.id));
+        const s: Scored = { turn: t, covered: null, noisy: null, closed: null, ended: null, held: [], miss: [], stray: strays.length };
+        for (const f of strays) s.miss.push(`stray closure: ${scenario} ${t.turn} "${t.text}" closed "${f.content}"`);
+        if (t.informative) {
+          s.covered = ops.length > 0 ? 1 : 0;
+          if (!s.covered) s.miss.push(`no memory: ${scenario} ${t.turn} "${t.text}"`);
+        } else {
+          s.noisy = ops.length > 0 ? 1 : 0;
+          if (s.noisy) s.miss.push(`noise: ${scenario} ${t.turn} "${t.text}" -> ${ops.map((o) => o.text).join(' | ')}`);
+        }
+        if (t.closes !== undefined && t.expect) {
+          const facts = await memory.listFacts(tenant, { ids: [...labelled], includeHistory: true });
+          const got = facts.some((f) => f.validTo !== null && f.supersededBy !== null) ? 'UPDATE'
+            : facts.some((f) => f.validTo !== null) ? 'DELETE' : 'open';
+          s.closed = got === t.expect ? 1 : 0;
+          if (!s.closed) s.miss.push(`lifecycle: ${scenario} ${t.turn} expected ${t.expect} of turn ${t.closes}, got ${got}`);
+        }
+        if (t.until) {
+          const made = (await memory.processedFacts(tenant, utteranceId)) ?? [];
+          const facts = await memory.listFacts(tenant, { ids: made, includeHistory: true });
+          // Read without the field's type, so this bench also runs against code from before `validUntil`.
+          const ends = facts.map((f) => (f as { validUntil?: string | null }).validUntil ?? null);
+          s.ended = ends.includes(t.until) ? 1 : 0;
+          if (!s.ended) s.miss.push(`lifecycle: ${scenario} ${t.turn} "${t.text}" expected end ${t.until}, got ${JSON.stringify(ends)}`);
+        }
+        out.push(s);
+      },
+    });
     await checkHolds(build, { graph, memory }, tenant, ids, out.filter((s) => s.turn.scenario === scenario));
   }
   db.close();
@@ -185,7 +161,7 @@ function report(name: string, rs: Scored[]): void {
   const ends = share(rs.map((r) => r.ended));
   console.log(`  ${name}: coverage ${count(cov)} = ${pct(bootstrapMean(cov))}, noise ${count(noise)} = ${pct(bootstrapMean(noise))}, ` +
     `lifecycle ${count(life)} = ${pct(bootstrapMean(life))} (closings ${count(closings)}${ends.length > 0 ? `, temporary-state ends ${count(ends)}` : ''}` +
-    `${held.length > 0 ? `, values after a state's end ${count(held)}` : ''})`);
+    `${held.length > 0 ? `, values after a state's end ${count(held)}` : ''}), stray closures ${rs.reduce((a, r) => a + r.stray, 0)} in ${rs.length} turns`);
 }
 
 /** Per-scenario and whole-file figures of one build. */
@@ -198,7 +174,8 @@ function reportBuild(label: string, rs: Scored[]): void {
 
 /** This build − baseline on the same turns: each measure over the turns it counts. */
 function pairedDifference(a: Scored[], b: Scored[]): void {
-  const measures: [string, (s: Scored) => number | null][] = [['coverage', (s) => s.covered], ['noise', (s) => s.noisy], ['lifecycle', lifecycle]];
+  const measures: [string, (s: Scored) => number | null][] = [['coverage', (s) => s.covered], ['noise', (s) => s.noisy], ['lifecycle', lifecycle],
+    ['stray closures per 100 turns', (s) => s.stray]];
   const parts = measures.map(([name, f]) => {
     const keep = a.map((s, i) => (f(s) !== null && f(b[i]!) !== null ? i : -1)).filter((i) => i >= 0);
     const x = keep.map((i) => f(a[i]!)!);
@@ -213,14 +190,15 @@ function pairedDifference(a: Scored[], b: Scored[]): void {
 async function main(): Promise<void> {
   const file = argString('file', path.join(repoRoot(), 'bench', 'data', 'scenarios.jsonl'));
   const baseline = argString('baseline', '');
-  const turns = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Turn);
+  const turns = readTurns(file);
   const embedders = benchEmbedders();
   console.log(`${file}: ${turns.length} turns; text embedder ${embedders.names.mine} (this build), ${embedders.names.base} (baseline)`);
-  const mine = await runTurns(thisBuild, embedders.mine, turns);
-  if (baseline || embedders.base !== embedders.mine) {
+  const learned = learnedArm(embedders.mine);
+  const mine = await runTurns(thisBuild, embedders.mine, turns, learned ?? undefined);
+  if (baseline || embedders.base !== embedders.mine || learned) {
     const base = await runTurns(baseline ? await loadBuild(baseline) : thisBuild, embedders.base, turns);
-    reportBuild(`baseline (${baseline || 'this build'}, ${embedders.names.base})`, base);
-    reportBuild(`this build (${embedders.names.mine})`, mine);
+    reportBuild(`baseline (${baseline || 'this build'}${learned && !baseline ? ', rules alone' : ''}, ${embedders.names.base})`, base);
+    reportBuild(`this build (${learned ? 'rules, then the learned change model, ' : ''}${embedders.names.mine})`, mine);
     pairedDifference(mine, base);
   } else {
     reportBuild('this build', mine);

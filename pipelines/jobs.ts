@@ -24,6 +24,8 @@ import { EmbeddedExtractor } from './memory/embedded-extractor.js';
 import type { Extractor } from './memory/extractor.js';
 import { LlmJsonClient } from './memory/llm-client.js';
 import { LlmDecider } from './memory/llm-decider.js';
+import { RuleDecider, type Decider } from './memory/decide.js';
+import { changeModelFor, LearnedChangeDecider } from './memory/learned-change.js';
 import { LlmExtractor } from './memory/llm-extractor.js';
 import { dropRetiredJobs } from './retired-jobs.js';
 
@@ -51,6 +53,8 @@ export interface JobsConfig {
   keptExtractionDays?: number;
   /** Lowest ASR confidence of a turn that feeds memory (`PARLEY_MEMORY_MIN_ASR_CONFIDENCE`); default `DEFAULT_MIN_ASR_CONFIDENCE`. */
   memoryMinAsrConfidence?: MinAsrConfidence;
+  /** The learned change model after the rules (`PARLEY_CHANGE_CLASSIFIER`); default off. Embedded extractor only. */
+  changeClassifier?: boolean;
 }
 
 export interface JobDeps {
@@ -97,6 +101,22 @@ export const JOB_NAMES: readonly string[] = [CONSOLIDATION_JOB, AFTER_CONSOLIDAT
 /** The tenants this deployment knows up front: its API keys' tenants, or `default`. */
 export function knownTenants(config: JobsConfig): TenantId[] {
   return config.apiKeys.length > 0 ? [...new Set(config.apiKeys.map((k) => k.tenant))] : ['default'];
+}
+
+/**
+ * The decider consolidation runs: the LLM's with an LLM; the rules followed by the learned change model when
+ * `changeClassifier` is on and a model was trained for `embedder`'s space; else the rules (null: consolidation's default).
+ */
+function deciderFor(config: JobsConfig, llm: LlmJsonClient | null, embedder: TextEmbedder, log: Logger): Decider | null {
+  if (llm) return new LlmDecider(llm, log);
+  if (!config.changeClassifier) return null;
+  const model = changeModelFor(embedder.space);
+  if (!model) {
+    log.warn({ embedder: embedder.space.model }, 'PARLEY_CHANGE_CLASSIFIER=on: no change model was trained for this text embedder; the rules decide alone');
+    return null;
+  }
+  log.info({ embedder: model.embedder, cut: model.cut, floor: model.floor }, 'changes of mind: rules, then the learned change model');
+  return new LearnedChangeDecider(new RuleDecider(), model, embedder, log);
 }
 
 function extractorFor(config: JobsConfig): { extractor: Extractor; llm: LlmJsonClient | null } {
@@ -149,11 +169,12 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
   });
 
   const afterSteps = deps.afterConsolidation ?? [];
+  const decider = deciderFor(config, llm, turnEmbeddings, log);
   const sweepKept = keptExtractionSweep(stores, (config.keptExtractionDays ?? 7) * 86_400_000, log);
   sweepKept();
   const consolidate = createConsolidationHandler({
     graph: stores.graph, memory: stores.memory, vectors: stores.vectors, lexical: stores.lexical,
-    embedder: turnEmbeddings, extractor, ...(llm ? { decider: new LlmDecider(llm, log) } : {}), locks: stores.locks,
+    embedder: turnEmbeddings, extractor, ...(decider ? { decider } : {}), locks: stores.locks,
     onOps: (tenant, sessionId, ops) => deps.publish(tenant, sessionId, 'memory.updated', { ops }),
     logger: log, minAsrConfidence,
   });

@@ -6,13 +6,18 @@
 import { readFileSync } from 'node:fs';
 import type { TextEmbedder } from '../../pipelines/embeddings/text-embedder.js';
 import type { MemoryOp } from '../../pipelines/memory/consolidate.js';
+import type { Decider } from '../../pipelines/memory/decide.js';
 import { consolidationRig, type MemoryBuild } from './memory-build.js';
 
 export type Op = 'UPDATE' | 'DELETE' | 'KEEP' | 'ADD';
 export interface Said { by: 'self' | 'other'; text: string }
 /** `self`: the person's name (default Lena); the listener is Ben, and Ben reports to Cy when `by` is `other`. */
 export interface Pair { id: number; family: string; self?: string; a: Said; others?: Said[]; b: Said; expect: Op }
-export interface Result { pair: Pair; got: Op; othersClosed: boolean; split: string }
+/**
+ * `aFacts` / `bFacts`: the contents of the facts consolidation stored from the first and the second statement (closed
+ * ones included), as the decider saw them: what a learned change model is trained on (bench/change-classifier.ts).
+ */
+export interface Result { pair: Pair; got: Op; othersClosed: boolean; split: string; aFacts: string[]; bFacts: string[] }
 
 export const OPS: Op[] = ['UPDATE', 'DELETE', 'KEEP', 'ADD'];
 
@@ -28,10 +33,10 @@ export function loadPairs(file: string): Pair[] {
   return pairs;
 }
 
-/** Every pair through one build's consolidation, each in a tenant of its own. */
-export async function runPairs(build: MemoryBuild, embedder: TextEmbedder, pairs: Pair[], heldOut: boolean): Promise<Result[]> {
+/** Every pair through one build's consolidation (its rules, or `decider`), each in a tenant of its own. */
+export async function runPairs(build: MemoryBuild, embedder: TextEmbedder, pairs: Pair[], heldOut: boolean, decider?: Decider): Promise<Result[]> {
   const ops: MemoryOp[] = [];
-  const { db, graph, memory, handler } = consolidationRig(build, embedder, (_t, _s, o) => ops.push(...o));
+  const { db, graph, memory, handler } = consolidationRig(build, embedder, (_t, _s, o) => ops.push(...o), decider);
   const results: Result[] = [];
   for (const pair of pairs) {
     const tenant = `c${pair.id}`;
@@ -51,7 +56,7 @@ export async function runPairs(build: MemoryBuild, embedder: TextEmbedder, pairs
     const otherIds: string[] = [];
     for (const [i, o] of (pair.others ?? []).entries()) otherIds.push(await say('s1', `2026-10-01T10:0${i + 1}:00.000Z`, o.by, o.text));
     const before = ops.length;
-    await say('s2', '2026-11-01T10:00:00.000Z', pair.b.by, pair.b.text);
+    const bId = await say('s2', '2026-11-01T10:00:00.000Z', pair.b.by, pair.b.text);
     const factsOf = async (id: string) => memory.listFacts(tenant, { ids: (await memory.processedFacts(tenant, id)) ?? [], includeHistory: true });
     const aFacts = await factsOf(aId);
     const otherFacts = (await Promise.all(otherIds.map(factsOf))).flat();
@@ -61,7 +66,8 @@ export async function runPairs(build: MemoryBuild, embedder: TextEmbedder, pairs
     const othersClosed = closedAs(otherFacts) !== null;
     let got: Op = closedAs(aFacts) ?? closedAs(otherFacts) ?? 'ADD';
     if (got === 'ADD' && bOps.some((o) => o.op === 'KEEP' && aFacts.some((f) => f.id === o.memory_id))) got = 'KEEP';
-    results.push({ pair, got, othersClosed, split: heldOut ? 'held-out' : pair.id % 2 === 1 ? 'dev' : 'held-out' });
+    results.push({ pair, got, othersClosed, split: heldOut ? 'held-out' : pair.id % 2 === 1 ? 'dev' : 'held-out',
+      aFacts: aFacts.map((f) => f.content), bFacts: (await factsOf(bId)).map((f) => f.content) });
   }
   db.close();
   return results;

@@ -14,6 +14,8 @@ import { SqliteLexicalIndex } from '../../graph/sqlite/sqlite-lexical-index.js';
 import { EmbeddedExtractor } from '../../pipelines/memory/embedded-extractor.js';
 import { createConsolidationHandler, type ConsolidationDeps } from '../../pipelines/memory/consolidate.js';
 import type { TextEmbedder } from '../../pipelines/embeddings/text-embedder.js';
+import { RuleDecider, type Decider } from '../../pipelines/memory/decide.js';
+import { changeModelFor, changeModelPath, LearnedChangeDecider } from '../../pipelines/memory/learned-change.js';
 import { shownAttributes } from '../../pipelines/interaction/participant-attributes.js';
 
 /** Stores, extractor and consolidation of one build. */
@@ -42,17 +44,32 @@ export const thisBuild: MemoryBuild = {
 
 /**
  * One build's stores on a fresh in-memory database and its consolidation with the embedded extractor, every op it
- * decides handed to `onOps` (the memory benches' common set-up; close `db` when done).
+ * decides handed to `onOps` (the memory benches' common set-up; close `db` when done). `decider`: another decider than
+ * the build's rules (this build's `LearnedChangeDecider`, `--learned`).
  */
-export function consolidationRig(build: MemoryBuild, embedder: TextEmbedder, onOps: ConsolidationDeps['onOps'] = () => {}) {
+export function consolidationRig(build: MemoryBuild, embedder: TextEmbedder, onOps: ConsolidationDeps['onOps'] = () => {}, decider?: Decider) {
   const db = build.openDatabase(':memory:');
   const graph = new build.SqliteGraphStore(db);
   const memory = new build.SqliteMemoryStore(db);
   const handler = build.createConsolidationHandler({
     graph, memory, vectors: new build.SqliteVectorStore(db), lexical: new build.SqliteLexicalIndex(db), embedder,
-    extractor: new build.EmbeddedExtractor(), onOps, logger: pino({ level: 'silent' }),
+    extractor: new build.EmbeddedExtractor(), onOps, logger: pino({ level: 'silent' }), ...(decider ? { decider } : {}),
   });
   return { db, graph, memory, handler };
+}
+
+/**
+ * `--learned [FILE]`: this build's rules followed by the learned change model (`LearnedChangeDecider`) trained for
+ * `embedder` (or the model in FILE); null without the flag. No model for the embedder throws, naming it.
+ */
+export function learnedArm(embedder: TextEmbedder, argv = process.argv): Decider | null {
+  const at = argv.indexOf('--learned');
+  if (at < 0) return null;
+  const next = argv[at + 1];
+  const file = next !== undefined && !next.startsWith('--') ? next : undefined;
+  const model = changeModelFor(embedder.space, file);
+  if (!model) throw new Error(`--learned: no change model was trained for ${embedder.space.model} (${changeModelPath(embedder.space.model)}); pass --embedder bge-small-en-v1.5-q or a model file`);
+  return new LearnedChangeDecider(new RuleDecider(), model, embedder);
 }
 
 /** Another build's modules, from its dist/ folder `dir`. */

@@ -75,11 +75,30 @@ export interface DecisionInput {
    * "let's meet at 7 instead" moves the meeting (`timeMove`; rules 82). Absent: read from the fact's text alone.
    */
   said?: string;
+  /** The fact's own end ("off work until Friday": a temporary state; `ownEnd`), worked out by the caller; absent or null: none. */
+  ownEnd?: string | null;
+  /**
+   * The facts the rules close or keep for the other facts extracted from the same words (`Decider.ruledTargets`, each
+   * read against its own candidates): a learned decision leaves them to those facts. Absent: not worked out.
+   */
+  siblingTargets?: string[];
 }
 
-/** Decides ADD / UPDATE / DELETE / KEEP / NOOP. Implementations: deterministic rules, LLM. */
+/** Decides ADD / UPDATE / DELETE / KEEP / NOOP. Implementations: deterministic rules, LLM, rules then a learned model. */
 export interface Decider {
   decide(input: DecisionInput): Promise<Decision>;
+  /**
+   * The facts the rules alone would close or keep for `input`, nothing written; when present, consolidation works them out
+   * for every fact of a turn with more than one and hands each the others' (`DecisionInput.siblingTargets`).
+   */
+  ruledTargets?(input: DecisionInput): Promise<string[]>;
+}
+
+/** The facts a decision closes or keeps. */
+export function decisionTargets(d: Decision): string[] {
+  if (d.op === 'DELETE') return d.targetIds;
+  if (d.op === 'UPDATE') return [d.targetId, ...d.alsoReplaces ?? []];
+  return d.op === 'KEEP' ? [d.targetId] : [];
 }
 
 /** Thresholds of the deterministic decider. */

@@ -11,7 +11,7 @@ import type { TenantId, Utterance } from '../../graph/types.js';
 import type { VectorStore } from '../../graph/vector-store.js';
 import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from '../interaction/derived-attributes.js';
 import { collectionFor } from './collections.js';
-import type { Candidate, Decider, Decision } from './decide.js';
+import type { Candidate, Decider, Decision, DecisionInput } from './decide.js';
 import type { ExtractedFact, ExtractionResult, Extractor } from './extractor.js';
 import type { MemoryIndexer } from './memory-indexer.js';
 import { dependentsOf } from './cancelled-plans.js';
@@ -94,10 +94,30 @@ export async function writeFacts(
   const known = new Map<string, string | null>();
   // Each fact's own end ("in Lisbon for a month"), worked out once: the decision, the write and the re-derivation use it.
   const ends = extraction.facts.map((ef) => ownEnd(ef, u.time));
+  // A fact is as sure as the words it came from: ASR confidence scales the extractor's.
+  const sure = (extracted: ExtractedFact): ExtractedFact => ({ ...extracted, confidence: extracted.confidence * (u.confidence ?? 1) });
+  /** What the decider sees for fact `i`, read from the stores as they are now. */
+  const inputFor = async (i: number, ef: ExtractedFact): Promise<DecisionInput> => {
+    const vector = vectors[i + 1] as Float32Array;
+    const candidates = await nearestCandidates(deps, tenant, u.sessionId, ef, vector, candidateK);
+    const team = changesDecision(ef)
+      ? (read?.[i] ? await stillCurrent(deps.memory, tenant, read[i]) : await teamCandidates(deps, tenant, u, ef, vector, candidateK))
+        .filter((c) => !lockedSubjects || lockedSubjects.has(c.fact.subjectId))
+      : undefined;
+    const retractedFacts = ef.retractsUtteranceIds ? await factsFrom(deps.memory, tenant, ef.retractsUtteranceIds) : [];
+    const names = await peopleNames(deps.graph, tenant, [u.speakerId, ...u.addresseeIds, ef.subjectId,
+      ...candidates.flatMap((c) => [c.fact.speakerId, c.fact.subjectId])], known);
+    return { fact: ef, candidates, retractedFacts, time: u.time, names, sessionId: u.sessionId, said: u.text, ownEnd: ends[i] ?? null,
+      ...(team ? { team } : {}) };
+  };
+  // A decider that weighs what the rules do with the other facts of the same words (`LearnedChangeDecider`) is told which
+  // facts they close or keep, each read against its own candidates before anything of this turn is written.
+  const ruled = decider.ruledTargets && extraction.facts.length > 1
+    ? await Promise.all(extraction.facts.map(async (extracted, i) => decider.ruledTargets!(await inputFor(i, sure(extracted)))))
+    : null;
   for (const [i, extracted] of extraction.facts.entries()) {
     live.throwIfAborted();
-    // A fact is as sure as the words it came from: ASR confidence scales the extractor's.
-    const ef = { ...extracted, confidence: extracted.confidence * (u.confidence ?? 1) };
+    const ef = sure(extracted);
     const end = ends[i] ?? null;
     const vector = vectors[i + 1] as Float32Array;
     const id = extractedFactId(tenant, u.id, ef);
@@ -111,17 +131,11 @@ export async function writeFacts(
       factIds.push(...op.factIds);
       continue;
     }
-    const candidates = await nearestCandidates(deps, tenant, u.sessionId, ef, vector, candidateK);
-    const team = changesDecision(ef)
-      ? (read?.[i] ? await stillCurrent(deps.memory, tenant, read[i]) : await teamCandidates(deps, tenant, u, ef, vector, candidateK))
-        .filter((c) => !lockedSubjects || lockedSubjects.has(c.fact.subjectId))
-      : undefined;
-    const retractedFacts = ef.retractsUtteranceIds ? await factsFrom(deps.memory, tenant, ef.retractsUtteranceIds) : [];
-    const names = await peopleNames(deps.graph, tenant, [u.speakerId, ...u.addresseeIds, ef.subjectId,
-      ...candidates.flatMap((c) => [c.fact.speakerId, c.fact.subjectId])], known);
+    const input = await inputFor(i, ef);
+    const { candidates, retractedFacts } = input;
+    if (ruled) input.siblingTargets = ruled.flatMap((targets, j) => (j === i ? [] : targets));
     // A stay ("in Lisbon for a month") is stored beside the home it interrupts; a lasting value outlasts a stay of it.
-    const decision = decideWithStays(await decider.decide({ fact: ef, candidates, retractedFacts, time: u.time, names, sessionId: u.sessionId, said: u.text, ...(team ? { team } : {}) }), end, candidates,
-      ef.validFrom !== undefined && ef.validFrom > u.time);
+    const decision = decideWithStays(await decider.decide(input), end, candidates, ef.validFrom !== undefined && ef.validFrom > u.time);
     // Nothing to store and nothing to end ("I'm not a photographer anymore", none held): no op for the client (rules 43).
     if (decision.op === 'NOOP') {
       logger?.debug({ slot: ef.slot, value: ef.value, reason: decision.reason }, 'fact decided NOOP: nothing stored or ended');

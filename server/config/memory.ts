@@ -54,6 +54,13 @@ export interface MemorySettings {
    */
   answerableTopicGate: boolean;
   /**
+   * `PARLEY_CHANGE_CLASSIFIER` (`on` / `off`, default `off`): where the rules of consolidation find no change of mind, the
+   * learned change model of the text embedder (`pipelines/memory/params/<embedder>-change.json`, `LearnedChangeDecider`)
+   * may still decide UPDATE / DELETE / KEEP against the nearest current fact. Only with the embedded extractor; under an
+   * embedder no model was trained for, the rules decide alone (logged once).
+   */
+  changeClassifier: boolean;
+  /**
    * `PARLEY_CONTEXT_SCOPE` (`all` / `participants`): whose memories a session's pushed `memory.context` may hold, unless
    * the session sets its own `context_scope`. Null (unset): `all` on `/v1/stream`, `participants` on `/v1/twilio` (a phone
    * line carries one customer per call, so another customer's memories must never reach its agent).
@@ -100,6 +107,7 @@ export function readMemorySettings(
     memoryMinAsrConfidence: minAsrConfidence(r, env),
     retrievalFreshTurns: r.int('PARLEY_RETRIEVAL_FRESH_TURNS', 0, 0, 1000),
     answerableTopicGate: r.oneOf('PARLEY_ANSWERABLE_TOPIC_GATE', ['on', 'off'] as const, 'off') === 'on',
+    changeClassifier: r.oneOf('PARLEY_CHANGE_CLASSIFIER', ['on', 'off'] as const, 'off') === 'on',
     contextScope: env.PARLEY_CONTEXT_SCOPE?.trim() ? r.oneOf('PARLEY_CONTEXT_SCOPE', CONTEXT_SCOPES, 'all') : null,
   };
 }

@@ -323,6 +323,13 @@ describe('config', () => {
     assert.throws(() => loadConfig({ PARLEY_ANSWERABLE_TOPIC_GATE: 'yes' }), (err: unknown) => err instanceof ConfigError && /PARLEY_ANSWERABLE_TOPIC_GATE/.test(err.message));
   });
 
+  test('PARLEY_CHANGE_CLASSIFIER is off unless set on; another value is refused, naming it', () => {
+    assert.equal(loadConfig({}).changeClassifier, false);
+    assert.equal(loadConfig({ PARLEY_CHANGE_CLASSIFIER: 'on' }).changeClassifier, true);
+    assert.equal(loadConfig({ PARLEY_CHANGE_CLASSIFIER: 'off' }).changeClassifier, false);
+    assert.throws(() => loadConfig({ PARLEY_CHANGE_CLASSIFIER: 'learned' }), (err: unknown) => err instanceof ConfigError && /PARLEY_CHANGE_CLASSIFIER/.test(err.message));
+  });
+
   test('PARLEY_CONTEXT_SCOPE: unset leaves each route its default; all or participants; another value is refused naming them', () => {
     assert.equal(loadConfig({}).contextScope, null);
     assert.equal(loadConfig({ PARLEY_CONTEXT_SCOPE: 'participants' }).contextScope, 'participants');

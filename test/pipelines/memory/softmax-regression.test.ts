@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { softmaxPredict, softmaxProbabilities, trainSoftmax } from '../../bench/lib/softmax-regression.js';
+import { softmaxPredict, softmaxProbabilities, trainSoftmax } from '../../../pipelines/memory/softmax-regression.js';
 
 // Three well-apart clusters in 2-D, six points each, with a third feature that is noise; linearly separable.
 const centres = [[0, 0], [6, 0], [0, 6]];
