@@ -44,8 +44,9 @@
  *   (superseded = UPDATE, closed without a replacement = DELETE), and of temporary states ("for a
  *   month", "until Friday", labelled `until`) whose fact carries that end (`validUntil`), and of `holds` checks; the
  *   temporary states and the `holds` checks are also reported on their own;
- * - stray closures: facts current before a turn that the turn closed, other than the facts of its labelled `closes` turn
- *   (a change of mind applied to the wrong fact, or to none that changed); the paired difference reads them per 100 turns.
+ * - stray closures: facts current before a turn, or written by it, that the turn closed, other than the facts of its
+ *   labelled `closes` turn (a change of mind applied to the wrong fact, or to none that changed; a few are the rules' own
+ *   side closures, so read the paired difference, per 100 turns, rather than the count).
  *
  * Figures per scenario and for the whole file, with a 95 % bootstrap interval over the turns each
  * share counts. `--baseline DIR` (another build's dist/) runs the same turns through that build too and
@@ -88,12 +89,15 @@ async function runTurns(build: MemoryBuild, embedder: TextEmbedder, turns: Turn[
     const { ids } = await playScenario({ graph, handler }, tenant, turns.filter((x) => x.scenario === scenario), {
       before: async () => {
         ops = [];
-        before = await memory.listFacts(tenant, {});
+        before = await memory.listFacts(tenant, { limit: 1000 });
       },
       after: async (t, utteranceId, utterance) => {
-        const current = new Set((await memory.listFacts(tenant, {})).map((f) => f.id));
+        const current = new Set((await memory.listFacts(tenant, { limit: 1000 })).map((f) => f.id));
         const labelled = new Set(t.closes !== undefined ? (await memory.processedFacts(tenant, utterance.get(t.closes) ?? '')) ?? [] : []);
-        const strays = before.filter((f) => !current.has(f.id) && !labelled.has(f.id));
+        // Facts of this very turn that it closed count too (one clause's fact replaced by another's).
+        const own = await memory.listFacts(tenant, { ids: (await memory.processedFacts(tenant, utteranceId)) ?? [], includeHistory: true });
+        const strays = [...before, ...own.filter((f) => !before.some((b) => b.id === f.id))]
+          .filter((f) => !current.has(f.id) && !labelled.has(f.id));
         const s: Scored = { turn: t, covered: null, noisy: null, closed: null, ended: null, held: [], miss: [], stray: strays.length };
         for (const f of strays) s.miss.push(`stray closure: ${scenario} ${t.turn} "${t.text}" closed "${f.content}"`);
         if (t.informative) {

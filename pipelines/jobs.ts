@@ -108,7 +108,10 @@ export function knownTenants(config: JobsConfig): TenantId[] {
  * `changeClassifier` is on and a model was trained for `embedder`'s space; else the rules (null: consolidation's default).
  */
 function deciderFor(config: JobsConfig, llm: LlmJsonClient | null, embedder: TextEmbedder, log: Logger): Decider | null {
-  if (llm) return new LlmDecider(llm, log);
+  if (llm) {
+    if (config.changeClassifier) log.warn('PARLEY_CHANGE_CLASSIFIER=on is ignored with PARLEY_EXTRACTOR=llm: the LLM decides changes of mind');
+    return new LlmDecider(llm, log);
+  }
   if (!config.changeClassifier) return null;
   const model = changeModelFor(embedder.space);
   if (!model) {

@@ -14,10 +14,12 @@ export interface Said { by: 'self' | 'other'; text: string }
 /** `self`: the person's name (default Lena); the listener is Ben, and Ben reports to Cy when `by` is `other`. */
 export interface Pair { id: number; family: string; self?: string; a: Said; others?: Said[]; b: Said; expect: Op }
 /**
- * `aFacts` / `bFacts`: the contents of the facts consolidation stored from the first and the second statement (closed
+ * `aFacts` / `bFacts`: the contents, kinds and slots of the facts consolidation stored from the first and the second statement (closed
  * ones included), as the decider saw them: what a learned change model is trained on (bench/change-classifier.ts).
  */
-export interface Result { pair: Pair; got: Op; othersClosed: boolean; split: string; aFacts: string[]; bFacts: string[] }
+export interface Result { pair: Pair; got: Op; othersClosed: boolean; split: string; aFacts: StoredShape[]; bFacts: StoredShape[] }
+/** A stored fact as a change model reads it. */
+export interface StoredShape { content: string; kind: string; slot: string | null }
 
 export const OPS: Op[] = ['UPDATE', 'DELETE', 'KEEP', 'ADD'];
 
@@ -32,6 +34,8 @@ export function loadPairs(file: string): Pair[] {
   }
   return pairs;
 }
+
+const shapeOf = (f: StoredShape): StoredShape => ({ content: f.content, kind: f.kind, slot: f.slot });
 
 /** Every pair through one build's consolidation (its rules, or `decider`), each in a tenant of its own. */
 export async function runPairs(build: MemoryBuild, embedder: TextEmbedder, pairs: Pair[], heldOut: boolean, decider?: Decider): Promise<Result[]> {
@@ -67,7 +71,7 @@ export async function runPairs(build: MemoryBuild, embedder: TextEmbedder, pairs
     let got: Op = closedAs(aFacts) ?? closedAs(otherFacts) ?? 'ADD';
     if (got === 'ADD' && bOps.some((o) => o.op === 'KEEP' && aFacts.some((f) => f.id === o.memory_id))) got = 'KEEP';
     results.push({ pair, got, othersClosed, split: heldOut ? 'held-out' : pair.id % 2 === 1 ? 'dev' : 'held-out',
-      aFacts: aFacts.map((f) => f.content), bFacts: (await factsOf(bId)).map((f) => f.content) });
+      aFacts: aFacts.map(shapeOf), bFacts: (await factsOf(bId)).map(shapeOf) });
   }
   db.close();
   return results;

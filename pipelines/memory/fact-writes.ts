@@ -112,9 +112,15 @@ export async function writeFacts(
   };
   // A decider that weighs what the rules do with the other facts of the same words (`LearnedChangeDecider`) is told which
   // facts they close or keep, each read against its own candidates before anything of this turn is written.
-  const ruled = decider.ruledTargets && extraction.facts.length > 1
-    ? await Promise.all(extraction.facts.map(async (extracted, i) => decider.ruledTargets!(await inputFor(i, sure(extracted)))))
-    : null;
+  // In turn, not at once (they share the names cache); a fact an earlier run of this job already stored is not decided again.
+  let ruled: string[][] | null = null;
+  if (decider.ruledTargets && extraction.facts.length > 1) {
+    ruled = [];
+    for (const [i, extracted] of extraction.facts.entries()) {
+      const stored = await deps.memory.getFact(tenant, extractedFactId(tenant, u.id, extracted));
+      ruled.push(stored ? [] : await decider.ruledTargets(await inputFor(i, sure(extracted))));
+    }
+  }
   for (const [i, extracted] of extraction.facts.entries()) {
     live.throwIfAborted();
     const ef = sure(extracted);

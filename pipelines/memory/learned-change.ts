@@ -8,16 +8,16 @@
  * of the same words changes by the rules.
  *
  * The model is bound to the text embedder it was trained with (`pipelines/memory/params/<embedder>-change.json`,
- * written by `npm run bench:change-classifier -- --write-model`): under any other embedder no model is loaded and the
- * rules decide alone.
+ * written by `npm run bench:change-model`): under any other embedder no model is loaded and the rules decide alone.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { repoRoot } from '../models/repo-root.js';
+import type { Fact } from '../../graph/memory-store.js';
 import { decisionTargets, type Decider, type Decision, type DecisionInput } from './decide.js';
-import { FEATURE_SETS, pairFeatures, type FeatureSet } from './pair-features.js';
+import { FEATURE_SETS, pairFeatures, SHAPE_WIDTH, type FactShape, type FeatureSet } from './pair-features.js';
 import { softmaxProbabilities, type SoftmaxModel } from './softmax-regression.js';
 
 /** The classes of a change model, in the order of its weight rows. */
@@ -62,7 +62,7 @@ const numbers = (v: unknown, n: number): v is number[] => Array.isArray(v) && v.
 
 /** Width of a feature row of `set` over vectors of `dimension`. */
 export function featureWidth(set: FeatureSet, dimension: number): number {
-  return { cos: 0, interact: 2, 'b+interact': 3, 'ab+interact': 4 }[set] * dimension + 2;
+  return { cos: 0, interact: 2, 'b+interact': 3, 'ab+interact': 4, 'ab+interact+shape': 4 }[set] * dimension + 2 + (set.endsWith('+shape') ? SHAPE_WIDTH : 0);
 }
 
 /** A change model from its parsed file; anything malformed throws, naming `where` and the problem. */
@@ -115,13 +115,32 @@ export function changeModelFor(space: { model: string; dimension: number }, file
   return model;
 }
 
-/** What the model says of one pair: each class's probability. */
-export function changeProbabilities(model: ChangeModel, stored: Float32Array, said: Float32Array, byOther: boolean): Record<ChangeClass, number> {
-  const p = softmaxProbabilities(model.regression, pairFeatures(model.features, stored, said, byOther));
+/** What the model says of one pair: each class's probability (`shapes`: the two facts' kinds and slots, [stored, said]). */
+export function changeProbabilities(model: ChangeModel, stored: Float32Array, said: Float32Array, byOther: boolean, shapes?: [FactShape, FactShape]): Record<ChangeClass, number> {
+  const p = softmaxProbabilities(model.regression, pairFeatures(model.features, stored, said, byOther, shapes));
   return Object.fromEntries(CHANGE_CLASSES.map((c, k) => [c, p[k]!])) as Record<ChangeClass, number>;
 }
 
 const dot = (a: Float32Array, b: Float32Array): number => a.reduce((s, v, i) => s + v * b[i]!, 0);
+
+/**
+ * The current fact the model may weigh a new fact against, where the rules added it: the nearest candidate, unless
+ * - the new fact is a temporary state ("off work until Friday") or one said ahead, or the nearest is a stay: a stay
+ *   interrupts what holds and never replaces it, and the rules' handling of stays stands (`decideWithStays`);
+ * - the nearest is someone else's (a candidate of the addressee or of the session, for the rules' own checks);
+ * - the nearest came from the same words (a fact this turn just wrote: "I love hiking. I also love climbing");
+ * - the rules change the nearest on another fact of the same words ("my brother is lending me his van, so I won't need a
+ *   courtesy car": the second clause cancels the car), so that fact decides it.
+ * Null: the rules' ADD stands. bench/change-model.ts trains on the rows this lets through.
+ */
+export function weighable(input: DecisionInput): Fact | null {
+  const nearest = input.candidates[0]?.fact;
+  if (!nearest || input.ownEnd || nearest.validUntil) return null;
+  if (input.fact.validFrom !== undefined && input.time !== undefined && input.fact.validFrom > input.time) return null;
+  if (nearest.subjectId !== input.fact.subjectId) return null;
+  if (nearest.referIds.some((id) => input.fact.referIds.includes(id))) return null;
+  return input.siblingTargets?.includes(nearest.id) ? null : nearest;
+}
 
 
 /**
@@ -150,17 +169,11 @@ export class LearnedChangeDecider implements Decider {
 
   async decide(input: DecisionInput): Promise<Decision> {
     const ruled = await this.#rules.decide(input);
-    const nearest = input.candidates[0]?.fact;
-    if (ruled.op !== 'ADD' || !nearest) return ruled;
-    // A temporary state ("off work until Friday") or one said ahead interrupts what holds, never replaces it: the rules' own
-    // handling of stays stands (`decideWithStays`); the model was never shown one.
-    if (input.ownEnd || (input.fact.validFrom !== undefined && input.time !== undefined && input.fact.validFrom > input.time)) return ruled;
-    // Another fact of the same words that the rules read as a change of this one ("my brother is lending me his van, so I
-    // won't need a courtesy car": the second clause cancels the car) decides it, not the model on this one.
-    if (input.siblingTargets?.includes(nearest.id)) return ruled;
+    const nearest = ruled.op === 'ADD' ? weighable(input) : null;
+    if (!nearest) return ruled;
     const [stored, said] = await this.#embedder.embed([nearest.content, input.fact.content]);
     if (dot(stored!, said!) < this.#model.floor) return ruled;
-    const p = changeProbabilities(this.#model, stored!, said!, input.fact.speakerId !== input.fact.subjectId);
+    const p = changeProbabilities(this.#model, stored!, said!, input.fact.speakerId !== input.fact.subjectId, [nearest, input.fact]);
     const best = CHANGE_CLASSES.reduce((a, b) => (p[b] > p[a] ? b : a));
     if (best === 'ADD' || p[best] < this.#model.cut) return ruled;
     this.#logger?.debug({ op: best, p: +p[best].toFixed(3), target: nearest.id }, 'learned change decision');

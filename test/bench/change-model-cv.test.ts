@@ -4,7 +4,7 @@ import { hybridRight, parseArm } from '../../bench/lib/change-model-cv.js';
 import type { Op, Result } from '../../bench/lib/change-pairs.js';
 
 const result = (expect: Op, got: Op, othersClosed = false): Result => ({
-  pair: { id: 1, family: 'f', a: { by: 'self', text: 'a' }, b: { by: 'self', text: 'b' }, expect }, got, othersClosed, split: 'held-out', aFacts: ['a'], bFacts: ['b'],
+  pair: { id: 1, family: 'f', a: { by: 'self', text: 'a' }, b: { by: 'self', text: 'b' }, expect }, got, othersClosed, split: 'held-out', aFacts: [{ content: 'a', kind: 'fact', slot: null }], bFacts: [{ content: 'b', kind: 'fact', slot: null }],
 });
 // Probabilities in CHANGE_CLASSES order: UPDATE, DELETE, KEEP, ADD.
 const sureUpdate = [0.9, 0.05, 0.03, 0.02];

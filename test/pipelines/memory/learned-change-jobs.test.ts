@@ -58,7 +58,7 @@ async function deployment(changeClassifier: boolean, embedder = new OnnxTextEmbe
     return facts.every((f) => f.validTo === null);
   }));
   return {
-    lines, stillOpen,
+    lines, stillOpen, say, stores,
     async close() {
       await stores.close();
       await embedder.close();
@@ -84,6 +84,14 @@ describe('PARLEY_CHANGE_CLASSIFIER: the learned change model after the rules, as
     assert.deepEqual(await on.stillOpen(), [false, false, false], 'the model replaces it');
     assert.ok(on.lines.some((l) => l.msg === 'changes of mind: rules, then the learned change model'), 'the server says what decides');
     assert.ok(!off.lines.some((l) => /learned change model/.test(l.msg)));
+  });
+
+  test('on: two facts of one turn stay side by side', async () => {
+    const person = (await on.stores.graph.createParticipant('both', { name: 'Lena' })).id;
+    const u = await on.say('both', person, 's1', '2026-10-01T10:00:00.000Z', 'I love hiking. I also really love rock climbing.');
+    const facts = await on.stores.memory.listFacts('both', { ids: (await on.stores.memory.processedFacts('both', u)) ?? [], includeHistory: true });
+    assert.ok(facts.length >= 2, JSON.stringify(facts.map((f) => f.content)));
+    assert.deepEqual(facts.filter((f) => f.validTo !== null).map((f) => f.content), [], 'no fact of the turn closed by its sibling');
   });
 
   test('on, under an embedder no model was trained for: the rules decide alone, and the log says so', async () => {

@@ -9,7 +9,7 @@ import type { Decider, Decision, DecisionInput } from '../../../pipelines/memory
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
 import {
   CHANGE_CLASSES, CHANGE_MODEL_FORMAT, changeModelFor, changeModelPath, changeProbabilities, featureWidth, LearnedChangeDecider,
-  parseChangeModel, type ChangeModelFile,
+  parseChangeModel, weighable, type ChangeModelFile,
 } from '../../../pipelines/memory/learned-change.js';
 
 /**
@@ -45,13 +45,13 @@ function toyEmbedder(vectors: Record<string, [number, number]>): TextEmbedder & 
 
 const stored = (content: string, id = 'f1'): Fact => ({
   id, content, speakerId: 'lena', addresseeIds: [], subjectId: 'lena', kind: 'fact', layer: 'fact', slot: null, value: null,
-  time: '2026-10-01T10:00:00.000Z', eventTime: null, referIds: [], validFrom: '2026-10-01T10:00:00.000Z', validTo: null,
+  time: '2026-10-01T10:00:00.000Z', eventTime: null, referIds: ['u1'], validFrom: '2026-10-01T10:00:00.000Z', validTo: null,
   validUntil: null, planObject: null, supersedes: null, supersededBy: null, confidence: 0.9, sessionId: 's1', source: 'test',
   createdAt: '2026-10-01T10:00:00.000Z',
 } as unknown as Fact);
 
 const input = (content: string, candidates: Fact[], speakerId = 'lena'): DecisionInput => ({
-  fact: { content, subjectId: 'lena', speakerId } as unknown as ExtractedFact,
+  fact: { content, subjectId: 'lena', speakerId, referIds: ['u2'] } as unknown as ExtractedFact,
   candidates: candidates.map((fact, i) => ({ fact, score: 0.9 - i * 0.1 })),
   retractedFacts: [],
 });
@@ -128,6 +128,7 @@ test('learned change: a malformed model is refused, naming the problem', () => {
   for (const [over, why] of bad) assert.throws(() => parseChangeModel({ ...cosModel(), ...over }, 'm.json'), (err: Error) => /^m\.json: not a change model: /.test(err.message) && why.test(err.message), JSON.stringify(over));
   assert.throws(() => parseChangeModel(null, 'm.json'), /not a JSON object/);
   assert.equal(featureWidth('ab+interact', 384), 1538);
+  assert.equal(featureWidth('ab+interact+shape', 384), 1543);
 });
 
 test('learned change: a model file is found by its embedder; none, a bad file or another embedder\'s are told apart', () => {
@@ -169,4 +170,19 @@ test('learned change: a temporary state, a state said ahead, or a fact another c
   // What the rules alone close or keep, for consolidation's pre-pass over a turn's facts.
   assert.deepEqual(await new LearnedChangeDecider(rulesSaying({ op: 'UPDATE', targetId: 'f3', alsoReplaces: ['f4'] }), toy(), embedder).ruledTargets(base), ['f3', 'f4']);
   assert.deepEqual(await decider.ruledTargets(base), []);
+});
+
+test('learned change: only the new fact\'s own subject\'s fact, not a stay, not one of the same words, is weighed', async () => {
+  const embedder = toyEmbedder({ 'Lena lives in Lisbon': [1, 0], 'Lena is in Porto': [0.95, 0.312] });
+  const decider = new LearnedChangeDecider(addRules, toy(), embedder);
+  const base = input('Lena is in Porto', [stored('Lena lives in Lisbon')]);
+  assert.deepEqual(await decider.decide(base), { op: 'UPDATE', targetId: 'f1' });
+  const theirs = { ...stored('Lena lives in Lisbon'), subjectId: 'ben' } as Fact;
+  assert.deepEqual(await decider.decide({ ...base, candidates: [{ fact: theirs, score: 0.9 }] }), { op: 'ADD' }, 'Ben\'s fact, a candidate for the rules\' own checks');
+  const stay = { ...stored('Lena lives in Lisbon'), validUntil: '2026-12-05T00:00:00.000Z' } as Fact;
+  assert.deepEqual(await decider.decide({ ...base, candidates: [{ fact: stay, score: 0.9 }] }), { op: 'ADD' }, 'a stay is the rules\' to end');
+  const sameTurn = { ...stored('Lena lives in Lisbon'), referIds: ['u2'] } as Fact;
+  assert.deepEqual(await decider.decide({ ...base, candidates: [{ fact: sameTurn, score: 0.9 }] }), { op: 'ADD' }, 'written from the same words');
+  assert.equal(weighable(base)?.id, 'f1');
+  assert.equal(weighable({ ...base, candidates: [] }), null);
 });
