@@ -42,8 +42,8 @@ import { loadPairs, right, runPairs, type Result } from './lib/change-pairs.js';
 import { argNumber, argString } from './lib/cli.js';
 import { consolidationRig, loadBuild, thisBuild } from './lib/memory-build.js';
 import { playScenario, readTurns, type Turn } from './lib/scenario-turns.js';
-import { RuleDecider, type Decider, type DecisionInput } from '../pipelines/memory/decide.js';
-import type { TextEmbedder } from '../pipelines/embeddings/text-embedder.js';
+import { decisionTargets, RuleDecider, type Decider, type DecisionInput } from '../pipelines/memory/decide.js';
+import { cosine, type TextEmbedder } from '../pipelines/embeddings/text-embedder.js';
 
 const MODEL_FILES = ['changes.jsonl', 'closures.jsonl', ...Array.from({ length: 14 }, (_, i) => `closures-${i + 2}.jsonl`)];
 const CUTS = [0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99];
@@ -72,8 +72,7 @@ async function scenarioRows(file: string, embedder: TextEmbedder): Promise<{ row
   const rules = new RuleDecider();
   const recorder: Decider = {
     ruledTargets: async (input: DecisionInput) => {
-      const d = await rules.decide(input);
-      return d.op === 'DELETE' ? d.targetIds : d.op === 'UPDATE' ? [d.targetId, ...d.alsoReplaces ?? []] : d.op === 'KEEP' ? [d.targetId] : [];
+      return decisionTargets(await rules.decide(input));
     },
     decide: async (input: DecisionInput) => {
       const d = await rules.decide(input);
@@ -96,7 +95,7 @@ async function scenarioRows(file: string, embedder: TextEmbedder): Promise<{ row
       const target = r.turn.closes !== undefined ? (await memory.processedFacts(scenario, utterance.get(r.turn.closes) ?? '')) ?? [] : [];
       const op = r.turn.expect && r.turn.expect !== 'open' && target.includes(r.a.id) ? r.turn.expect : 'ADD';
       const [a, b] = await embedder.embed([r.a.content, r.b]);
-      rows.push({ file, a: a!, b: b!, byOther: r.byOther, label: CHANGE_CLASSES.indexOf(op), cos: dot(a!, b!), shapes: r.shapes });
+      rows.push({ file, a: a!, b: b!, byOther: r.byOther, label: CHANGE_CLASSES.indexOf(op), cos: cosine(a!, b!), shapes: r.shapes });
     }
   }
   db.close();
@@ -106,7 +105,6 @@ async function scenarioRows(file: string, embedder: TextEmbedder): Promise<{ row
 /** One pair as the model sees it: the nearest stored and new facts' vectors, or null when a statement gave no fact. */
 interface Row { result: Result; file: string; a: Float32Array | null; b: Float32Array | null; cos: number; shapes: [FactShape, FactShape] | null }
 
-const dot = (a: Float32Array, b: Float32Array): number => a.reduce((s, v, i) => s + v * b[i]!, 0);
 
 async function main(): Promise<void> {
   const embedderName = argString('embedder', 'bge-small-en-v1.5-q');
@@ -140,7 +138,7 @@ async function main(): Promise<void> {
       const bs = vectors.slice(result.aFacts.length);
       let best = { a: as[0]!, b: bs[0]!, cos: -2, shapes: [result.aFacts[0]!, result.bFacts[0]!] as [FactShape, FactShape] };
       for (const [i, a] of as.entries()) {
-        for (const [j, b] of bs.entries()) if (dot(a, b) > best.cos) best = { a, b, cos: dot(a, b), shapes: [result.aFacts[i]!, result.bFacts[j]!] };
+        for (const [j, b] of bs.entries()) if (cosine(a, b) > best.cos) best = { a, b, cos: cosine(a, b), shapes: [result.aFacts[i]!, result.bFacts[j]!] };
       }
       rows.push({ result, file, ...best });
       if (then) rulesThen.set(rows.at(-1)!, then[i]!);

@@ -3,9 +3,8 @@
  * consolidation (`RuleDecider`) decide first; where they find no change (ADD), the new fact and its nearest current fact
  * of the same subject are embedded, and a multinomial logistic regression over their pair features
  * (pair-features.ts) says UPDATE / DELETE / KEEP / ADD. Its answer is taken only when it names a change, its
- * probability reaches the model's `cut` and the two facts' cosine its `floor`; otherwise the rules' ADD stands. The model
- * stays out of temporary states and states said ahead (the rules' stays handle them), and out of a fact another clause
- * of the same words changes by the rules.
+ * probability reaches the model's `cut` and the two facts' cosine its `floor`; otherwise the rules' ADD stands. Which
+ * facts it may weigh at all: {@link weighable}.
  *
  * The model is bound to the text embedder it was trained with (`pipelines/memory/params/<embedder>-change.json`,
  * written by `npm run bench:change-model`): under any other embedder no model is loaded and the rules decide alone.
@@ -13,7 +12,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { TextEmbedder } from '../embeddings/text-embedder.js';
+import { cosine, type TextEmbedder } from '../embeddings/text-embedder.js';
 import { repoRoot } from '../models/repo-root.js';
 import type { Fact } from '../../graph/memory-store.js';
 import { decisionTargets, type Decider, type Decision, type DecisionInput } from './decide.js';
@@ -121,8 +120,6 @@ export function changeProbabilities(model: ChangeModel, stored: Float32Array, sa
   return Object.fromEntries(CHANGE_CLASSES.map((c, k) => [c, p[k]!])) as Record<ChangeClass, number>;
 }
 
-const dot = (a: Float32Array, b: Float32Array): number => a.reduce((s, v, i) => s + v * b[i]!, 0);
-
 /**
  * The current fact the model may weigh a new fact against, where the rules added it: the nearest candidate, unless
  * - the new fact is a temporary state ("off work until Friday") or one said ahead, or the nearest is a stay: a stay
@@ -172,7 +169,7 @@ export class LearnedChangeDecider implements Decider {
     const nearest = ruled.op === 'ADD' ? weighable(input) : null;
     if (!nearest) return ruled;
     const [stored, said] = await this.#embedder.embed([nearest.content, input.fact.content]);
-    if (dot(stored!, said!) < this.#model.floor) return ruled;
+    if (cosine(stored!, said!) < this.#model.floor) return ruled;
     const p = changeProbabilities(this.#model, stored!, said!, input.fact.speakerId !== input.fact.subjectId, [nearest, input.fact]);
     const best = CHANGE_CLASSES.reduce((a, b) => (p[b] > p[a] ? b : a));
     if (best === 'ADD' || p[best] < this.#model.cut) return ruled;
